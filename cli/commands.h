@@ -1,0 +1,19 @@
+#pragma once
+// Subcommands of the othello-zero executable, one file each. Each Register function
+// adds its subcommand (with --help) to the app; the callback runs it and throws
+// CliError, or another std::exception, on failure.
+#include <stdexcept>
+#include <string>
+
+#include <CLI/CLI.hpp>
+
+namespace othello::cli {
+
+class CliError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+void RegisterPerft(CLI::App& app);
+
+}  // namespace othello::cli

@@ -1,0 +1,21 @@
+// othello-zero: the one executable; each subcommand lives in its own file.
+#include <exception>
+#include <iostream>
+
+#include "cli/commands.h"
+
+int main(int argc, char** argv) {
+  CLI::App app{"othello-zero: self-play training and play for Othello (Reversi)"};
+  app.set_version_flag("--version", "othello-zero 0.1.0");
+  app.require_subcommand(1);
+  othello::cli::RegisterPerft(app);
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError& e) {
+    return app.exit(e);
+  } catch (const std::exception& e) {
+    std::cerr << "error: " << e.what() << "\n";
+    return 1;
+  }
+  return 0;
+}
