@@ -1,0 +1,81 @@
+// Game-core speed: perft (leaves per second), move generation and flips.
+//   build/tests/bench/bench_core --benchmark_repetitions=5 --benchmark_report_aggregates_only
+#include <benchmark/benchmark.h>
+
+#include <vector>
+
+#include "core/board8.h"
+#include "core/hash.h"
+#include "core/perft.h"
+#include "core/rules.h"
+#include "core/symmetry.h"
+
+namespace {
+
+using namespace othello::core;
+
+void BM_Perft(benchmark::State& state) {
+  const int depth = static_cast<int>(state.range(0));
+  const int size = static_cast<int>(state.range(1));
+  const Position start = Position::Standard(size);
+  std::uint64_t leaves = 0;
+  for (auto _ : state) {
+    leaves = Perft(start, depth);
+    benchmark::DoNotOptimize(leaves);
+  }
+  state.counters["leaves/s"] =
+      benchmark::Counter(static_cast<double>(leaves), benchmark::Counter::kIsIterationInvariantRate);
+}
+BENCHMARK(BM_Perft)->Args({12, 8})->Args({10, 8})->Args({9, 6})->Args({6, 10})
+    ->Unit(benchmark::kMillisecond)->UseRealTime();
+
+// Positions from random games, for the per-call benchmarks.
+std::vector<Position> SamplePositions() {
+  Rules rules;
+  rules.start = StartKind::kRandom;
+  std::vector<Position> out;
+  for (int i = 0; i < 1024; ++i) {
+    rules.random_moves = 4 + i % 50;
+    out.push_back(StartPosition(rules, static_cast<std::uint64_t>(i)));
+  }
+  return out;
+}
+
+void BM_Moves8(benchmark::State& state) {
+  const auto positions = SamplePositions();
+  std::size_t i = 0;
+  for (auto _ : state) {
+    const Position& p = positions[i++ & 1023];
+    benchmark::DoNotOptimize(board8::Moves(static_cast<std::uint64_t>(p.player()),
+                                           static_cast<std::uint64_t>(p.opponent())));
+  }
+}
+BENCHMARK(BM_Moves8);
+
+void BM_Flips8(benchmark::State& state) {
+  const auto positions = SamplePositions();
+  std::vector<std::pair<int, Position>> moves;
+  for (const Position& p : positions) {
+    ForEachSquare(static_cast<std::uint64_t>(p.LegalMoves()), [&](int sq) { moves.emplace_back(sq, p); });
+  }
+  std::size_t i = 0;
+  for (auto _ : state) {
+    const auto& [sq, p] = moves[i++ % moves.size()];
+    benchmark::DoNotOptimize(board8::Flips(sq, static_cast<std::uint64_t>(p.player()),
+                                           static_cast<std::uint64_t>(p.opponent())));
+  }
+}
+BENCHMARK(BM_Flips8);
+
+void BM_Transform8(benchmark::State& state) {
+  Rng rng(1);
+  std::uint64_t b = rng.Next();
+  int s = 0;
+  for (auto _ : state) {
+    b = Transform8(b, s++ & 7) + 1;
+    benchmark::DoNotOptimize(b);
+  }
+}
+BENCHMARK(BM_Transform8);
+
+}  // namespace
