@@ -1,5 +1,5 @@
 // othello-zero perft: leaf counts of the game tree, one line per depth:
-//   depth leaves seconds leaves_per_second
+//   depth leaves seconds leaves_per_second (a header goes to stderr)
 #include <chrono>
 #include <cstdio>
 #include <string>
@@ -38,8 +38,9 @@ core::Position StartFor(const PerftOptions& opt) {
 
 void RunPerft(const PerftOptions& opt) {
   const core::Position start = StartFor(opt);
-  std::printf("# perft from %s\n", core::FormatBoardString(start).c_str());
-  std::printf("# depth leaves seconds leaves/s\n");
+  // The header goes to stderr so that stdout holds only the per-depth lines.
+  std::fprintf(stderr, "perft from %s\ndepth leaves seconds leaves/s\n",
+               core::FormatBoardString(start).c_str());
   for (int depth = 1; depth <= opt.depth; ++depth) {
     const auto t0 = std::chrono::steady_clock::now();
     const std::uint64_t leaves = core::Perft(start, depth);
