@@ -15,5 +15,6 @@ class CliError : public std::runtime_error {
 };
 
 void RegisterPerft(CLI::App& app);
+void RegisterSolve(CLI::App& app);
 
 }  // namespace othello::cli

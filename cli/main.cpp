@@ -9,6 +9,7 @@ int main(int argc, char** argv) {
   app.set_version_flag("--version", "othello-zero 0.1.0");
   app.require_subcommand(1);
   othello::cli::RegisterPerft(app);
+  othello::cli::RegisterSolve(app);
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
