@@ -2,12 +2,16 @@
 //   build/tests/bench/bench_core --benchmark_repetitions=5 --benchmark_report_aggregates_only
 #include <benchmark/benchmark.h>
 
+#include <fstream>
+#include <string>
 #include <vector>
 
 #include "core/board8.h"
 #include "core/hash.h"
 #include "core/perft.h"
+#include "core/notation.h"
 #include "core/rules.h"
+#include "core/solver.h"
 #include "core/symmetry.h"
 
 namespace {
@@ -77,5 +81,46 @@ void BM_Transform8(benchmark::State& state) {
   }
 }
 BENCHMARK(BM_Transform8);
+
+// Exact solve of FFO position #(40 + index), with a fresh table each time.
+void BM_SolveFfo(benchmark::State& state) {
+  std::ifstream in(std::string(OZ_TEST_DATA_DIR) + "/ffo40-59.obf");
+  std::string line;
+  std::vector<Position> positions;
+  while (std::getline(in, line)) {
+    if (!line.empty() && line[0] != '%') positions.push_back(*ParseBoardString(line));
+  }
+  const Position& pos = positions.at(static_cast<std::size_t>(state.range(0)));
+  std::uint64_t nodes = 0;
+  for (auto _ : state) {
+    Solver solver(/*table_megabytes=*/64);
+    nodes = solver.Solve(pos, Rules{}).nodes;
+  }
+  state.counters["nodes"] = static_cast<double>(nodes);
+  state.counters["nodes/s"] =
+      benchmark::Counter(static_cast<double>(nodes), benchmark::Counter::kIsIterationInvariantRate);
+}
+BENCHMARK(BM_SolveFfo)->DenseRange(0, 4)->Unit(benchmark::kMillisecond)->UseRealTime();
+
+// Exact solves of random 8x8 positions with 14 empties (the size used inside search).
+void BM_Solve14Empties(benchmark::State& state) {
+  Rules rules;
+  rules.start = StartKind::kRandom;
+  rules.random_moves = 60 - 14;
+  std::vector<Position> positions;
+  for (std::uint64_t seed = 0; positions.size() < 64; ++seed) {
+    const Position pos = StartPosition(rules, seed);
+    if (pos.EmptyCount() == 14) positions.push_back(pos);
+  }
+  Solver solver(/*table_megabytes=*/4);
+  std::size_t i = 0;
+  for (auto _ : state) {
+    state.PauseTiming();
+    solver.Clear();  // no help from earlier solves
+    state.ResumeTiming();
+    benchmark::DoNotOptimize(solver.Solve(positions[i++ % positions.size()], Rules{}).score);
+  }
+}
+BENCHMARK(BM_Solve14Empties)->Unit(benchmark::kMicrosecond);
 
 }  // namespace
