@@ -16,5 +16,6 @@ class CliError : public std::runtime_error {
 
 void RegisterPerft(CLI::App& app);
 void RegisterSolve(CLI::App& app);
+void RegisterBench(CLI::App& app);
 
 }  // namespace othello::cli

@@ -10,6 +10,7 @@ int main(int argc, char** argv) {
   app.require_subcommand(1);
   othello::cli::RegisterPerft(app);
   othello::cli::RegisterSolve(app);
+  othello::cli::RegisterBench(app);
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {

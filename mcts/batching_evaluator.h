@@ -1,0 +1,78 @@
+#pragma once
+// Merges the EvalBatches of many search threads into calls of one backend function
+// (typically a network forward pass) of at most `max_batch` positions. A worker
+// thread runs the backend as soon as `max_batch` positions wait, or when the oldest
+// waiting position has waited `max_wait`. A batch may be split across backend calls;
+// it is done when all its positions are.
+//
+// Thread safety: Submit/Wait from any number of threads. The backend runs only on
+// the worker threads. Shutdown (destructor): stop flag, wake the workers, join; any
+// batch still queued then fails with an error instead of hanging its waiter.
+// An exception thrown by the backend fails the batches of that call; their Wait()
+// rethrows it.
+#include <chrono>
+#include <condition_variable>
+#include <cstdint>
+#include <deque>
+#include <functional>
+#include <mutex>
+#include <thread>
+#include <vector>
+
+#include "mcts/evaluator.h"
+
+namespace othello::mcts {
+
+class BatchingEvaluator : public Evaluator {
+ public:
+  // Evaluates positions[i] into *outputs[i] for every i.
+  using Backend = std::function<void(const std::vector<const Position*>& positions,
+                                     const std::vector<EvalOutput*>& outputs)>;
+
+  BatchingEvaluator(Backend backend, int max_batch, std::chrono::microseconds max_wait,
+                    int workers = 1);
+  ~BatchingEvaluator() override;
+  BatchingEvaluator(const BatchingEvaluator&) = delete;
+  BatchingEvaluator& operator=(const BatchingEvaluator&) = delete;
+
+  void Submit(EvalBatch& batch) override;
+  void Wait(EvalBatch& batch) override;
+
+  // Backend calls and positions evaluated so far.
+  std::uint64_t backend_calls() const { return calls_.load(std::memory_order_relaxed); }
+  std::uint64_t positions_evaluated() const {
+    return positions_.load(std::memory_order_relaxed);
+  }
+
+ private:
+  struct Pending {
+    EvalBatch* batch;
+    int next;       // first position not yet taken by a worker
+    int remaining;  // positions not yet evaluated (guarded by mutex_)
+    std::chrono::steady_clock::time_point since;
+    std::exception_ptr error;  // the first failure of one of its slices
+  };
+  struct Slice {
+    Pending* pending;
+    int begin, end;
+  };
+
+  void WorkerLoop();
+  // Takes up to max_batch_ queued positions; caller holds the lock.
+  std::vector<Slice> TakeSlices();
+
+  Backend backend_;
+  const int max_batch_;
+  const std::chrono::microseconds max_wait_;
+
+  std::mutex mutex_;
+  std::condition_variable work_cv_;   // workers wait for positions
+  std::condition_variable done_cv_;   // submitters wait for completion
+  std::deque<Pending*> queue_;        // guarded by mutex_
+  int queued_positions_ = 0;          // untaken positions in queue_, guarded by mutex_
+  bool stop_ = false;                 // guarded by mutex_
+  std::atomic<std::uint64_t> calls_{0}, positions_{0};
+  std::vector<std::thread> workers_;
+};
+
+}  // namespace othello::mcts

@@ -1,0 +1,67 @@
+#include "mcts/evaluator.h"
+
+#include "core/hash.h"
+#include "core/rules.h"
+
+namespace othello::mcts {
+
+void SetUniformPolicy(const Position& position, EvalOutput& out) {
+  const int size = position.size();
+  const core::Bitboard legal = position.LegalMoves();
+  const int count = core::PopCount(legal);
+  std::fill(out.policy.begin(), out.policy.begin() + size * size + 1, 0.0f);
+  if (count == 0) {
+    out.policy[size * size] = 1.0f;
+    return;
+  }
+  const float p = 1.0f / static_cast<float>(count);
+  core::ForEachSquare(legal, [&](Square sq) { out.policy[sq] = p; });
+}
+
+void UniformEvaluator::Submit(EvalBatch& batch) {
+  batch.outputs().resize(batch.size());
+  for (int i = 0; i < batch.size(); ++i) {
+    EvalOutput& out = batch.outputs()[i];
+    SetUniformPolicy(batch.positions()[i], out);
+    out.win = out.loss = 0.0f;
+    out.draw = 1.0f;
+  }
+  batch.MarkDone();
+}
+
+void RolloutEvaluator::Submit(EvalBatch& batch) {
+  batch.outputs().resize(batch.size());
+  core::Rng rng(core::Mix64(seed_ ^ calls_.fetch_add(1, std::memory_order_relaxed)));
+  core::Rules rules;
+  rules.anti = anti_;
+  for (int i = 0; i < batch.size(); ++i) {
+    const Position& start = batch.positions()[i];
+    EvalOutput& out = batch.outputs()[i];
+    SetUniformPolicy(start, out);
+    rules.size = start.size();
+    int wins = 0, draws = 0;
+    for (int r = 0; r < rollouts_; ++r) {
+      Position pos = start;
+      while (!pos.IsGameOver()) {
+        const core::Bitboard moves = pos.LegalMoves();
+        if (!moves) {
+          pos = pos.Play(core::kPass);
+          continue;
+        }
+        int pick = static_cast<int>(rng.Below(core::PopCount(moves)));
+        core::Bitboard rest = moves;
+        while (pick-- > 0) rest &= rest - 1;
+        pos = pos.Play(core::LowestSquare(rest));
+      }
+      const int margin = core::Score(pos, rules).MarginFor(start.side_to_move());
+      wins += margin > 0;
+      draws += margin == 0;
+    }
+    out.win = static_cast<float>(wins) / rollouts_;
+    out.draw = static_cast<float>(draws) / rollouts_;
+    out.loss = 1.0f - out.win - out.draw;
+  }
+  batch.MarkDone();
+}
+
+}  // namespace othello::mcts

@@ -1,0 +1,119 @@
+#pragma once
+// The search's view of a position evaluator (the network, or a cheap stand-in).
+//
+// Evaluation is batched and asynchronous: a search thread collects leaves from one or
+// many trees into an EvalBatch, Submit()s it and later Wait()s for the outputs, so an
+// implementation can merge the batches of many threads into one network call (see
+// BatchingEvaluator). Cheap evaluators may compute everything inside Submit().
+//
+// Thread safety: Submit() and Wait() may be called from any number of threads at once;
+// each EvalBatch belongs to the thread that filled it.
+#include <array>
+#include <atomic>
+#include <cstdint>
+#include <exception>
+#include <vector>
+
+#include "core/bitboard.h"
+#include "core/position.h"
+
+namespace othello::mcts {
+
+using core::Position;
+using core::Square;
+
+// Index of a move in the policy: the square, or size*size for a pass.
+inline int PolicyIndex(Square move, int size) { return move == core::kPass ? size * size : move; }
+
+struct EvalOutput {
+  // Probabilities over size*size squares then pass (only the first size*size+1 are
+  // used); an evaluator may leave illegal moves non-zero, the search renormalises.
+  std::array<float, core::kMaxSquares + 1> policy{};
+  // Win, draw and loss probabilities for the side to move.
+  float win = 0, draw = 0, loss = 0;
+  // Optional auxiliary predictions: final owner of each square (+1 side to move,
+  // -1 opponent) and the final disc difference for the side to move.
+  bool has_aux = false;
+  std::array<float, core::kMaxSquares> ownership{};
+  float disc_difference = 0;
+
+  float value() const { return win - loss; }  // expected result in [-1, 1]
+};
+
+class EvalBatch {
+ public:
+  void Clear() {
+    positions_.clear();
+    done_.store(false, std::memory_order_relaxed);
+  }
+  int Add(const Position& position) {
+    positions_.push_back(position);
+    return static_cast<int>(positions_.size()) - 1;
+  }
+  int size() const { return static_cast<int>(positions_.size()); }
+  const std::vector<Position>& positions() const { return positions_; }
+  std::vector<EvalOutput>& outputs() { return outputs_; }
+  const EvalOutput& output(int i) const { return outputs_[i]; }
+
+  // For evaluators: mark the outputs complete (release), and test it (acquire).
+  void MarkDone() { done_.store(true, std::memory_order_release); }
+  bool done() const { return done_.load(std::memory_order_acquire); }
+  // For evaluators: the evaluation failed; Wait() rethrows `error` to the submitter.
+  void Fail(std::exception_ptr error) {
+    error_ = error;
+    MarkDone();
+  }
+  void RethrowIfFailed() const {
+    if (error_) std::rethrow_exception(error_);
+  }
+
+ private:
+  std::vector<Position> positions_;
+  std::vector<EvalOutput> outputs_;
+  std::atomic<bool> done_{false};
+  std::exception_ptr error_;  // written before done_ is released
+};
+
+class Evaluator {
+ public:
+  virtual ~Evaluator() = default;
+  // Starts evaluating every position of `batch` (outputs are resized to match).
+  virtual void Submit(EvalBatch& batch) = 0;
+  // Blocks until `batch` has its outputs.
+  virtual void Wait(EvalBatch& batch) = 0;
+
+  void Evaluate(EvalBatch& batch) {
+    Submit(batch);
+    Wait(batch);
+  }
+};
+
+// Uniform policy over the legal moves and an even value (a draw probability of 1):
+// the cheapest evaluator, for tests and for measuring the search itself.
+class UniformEvaluator : public Evaluator {
+ public:
+  void Submit(EvalBatch& batch) override;
+  void Wait(EvalBatch& /*batch*/) override {}
+};
+
+// Uniform policy, and a value from `rollouts` random games played to the end
+// (wins/draws/losses counted from the side to move). A classic baseline player.
+// Thread safety: each Submit() seeds its own generator from `seed` and the position.
+class RolloutEvaluator : public Evaluator {
+ public:
+  explicit RolloutEvaluator(int rollouts = 1, bool anti = false, std::uint64_t seed = 0)
+      : rollouts_(rollouts), anti_(anti), seed_(seed) {}
+  void Submit(EvalBatch& batch) override;
+  void Wait(EvalBatch& /*batch*/) override {}
+
+ private:
+  int rollouts_;
+  bool anti_;
+  std::uint64_t seed_;
+  std::atomic<std::uint64_t> calls_{0};
+};
+
+// Fills `out` with a uniform policy over the legal moves of `position`.
+void SetUniformPolicy(const Position& position, EvalOutput& out);
+
+}  // namespace othello::mcts

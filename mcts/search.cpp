@@ -1,0 +1,270 @@
+// Descent, expansion, backup and proofs (see search.h).
+#include <cmath>
+
+#include "core/solver.h"
+#include "mcts/search.h"
+
+namespace othello::mcts {
+namespace {
+
+constexpr auto kRelaxed = std::memory_order_relaxed;
+
+std::int64_t Fixed(float p) { return std::llround(static_cast<double>(p) * kValueScale); }
+
+}  // namespace
+
+TreeSearch::TreeSearch(Tree& tree, Evaluator& evaluator, const SearchParams& params,
+                       EvalCache* cache, std::uint64_t seed)
+    : tree_(tree), evaluator_(evaluator), params_(params), cache_(cache), rng_(seed) {}
+
+bool TreeSearch::Done() const {
+  if (stop_.load(kRelaxed)) return true;
+  if (tree_.root().proven.load(std::memory_order_acquire) != Proven::kUnknown) return true;
+  if (limits_.visits && finished_.load(kRelaxed) >= limits_.visits) return true;
+  if (limits_.stop && limits_.stop->load(kRelaxed)) return true;
+  if (limits_.tree_nodes && tree_.pool().used() >= limits_.tree_nodes) return true;
+  if (limits_.seconds > 0 &&
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count() >=
+          limits_.seconds) {
+    return true;
+  }
+  return false;
+}
+
+void TreeSearch::Gather(EvalBatch& batch, LeafBuffer& leaves, int max_leaves) {
+  EvalOutput cached;
+  for (int i = 0; i < max_leaves; ++i) {
+    if (limits_.visits && started_.fetch_add(1, kRelaxed) >= limits_.visits) {
+      started_.fetch_sub(1, kRelaxed);
+      return;
+    }
+    PendingLeaf& leaf = leaves.Next();
+    const Descent d = Descend(leaf);
+    if (d == Descent::kLeaf) {
+      if (cache_ && cache_->Lookup(leaf.position, cached)) {
+        ExpandAndBackup(leaf, cached);
+        leaves.DropLast();
+      } else {
+        batch.Add(leaf.position);
+      }
+      continue;
+    }
+    leaves.DropLast();
+    if (d == Descent::kBackedUp) {
+      finished_.fetch_add(1, kRelaxed);
+      continue;
+    }
+    if (limits_.visits) started_.fetch_sub(1, kRelaxed);
+    return;  // a collision: the rest of the tree is busy; evaluate what we have
+  }
+}
+
+void TreeSearch::Apply(const EvalBatch& batch, int offset, const LeafBuffer& leaves) {
+  for (std::size_t i = 0; i < leaves.size(); ++i) {
+    const EvalOutput& eval = batch.output(offset + static_cast<int>(i));
+    if (cache_) cache_->Insert(leaves[i].position, eval);
+    ExpandAndBackup(leaves[i], eval);
+  }
+}
+
+void TreeSearch::ExpandAndBackup(const PendingLeaf& leaf, const EvalOutput& eval) {
+  Expand(leaf.path.back(), leaf.position, eval);
+  // The leaf node's statistics are for the player who moved into it.
+  Backup(leaf.path, eval.loss, eval.win);
+  finished_.fetch_add(1, kRelaxed);
+}
+
+TreeSearch::Descent TreeSearch::Descend(PendingLeaf& leaf) {
+  leaf.path.clear();
+  std::uint32_t index = tree_.root_index();
+  leaf.path.push_back(index);
+  core::Position pos = tree_.root_position();
+  tree_.node(index).in_flight.fetch_add(1, kRelaxed);
+  while (true) {
+    Node& node = tree_.node(index);
+    if (node.proven.load(std::memory_order_acquire) != Proven::kUnknown) {
+      const float v = ProvenValue(node);
+      Backup(leaf.path, v > 0 ? 1.0f : 0.0f, v < 0 ? 1.0f : 0.0f);
+      return Descent::kBackedUp;
+    }
+    NodeState state = node.state.load(std::memory_order_acquire);
+    if (state == NodeState::kUnexpanded) {
+      if (!node.state.compare_exchange_strong(state, NodeState::kExpanding,
+                                              std::memory_order_acq_rel)) {
+        CancelPath(leaf.path);
+        return Descent::kCollision;
+      }
+      if (SolveLeaf(node, pos)) {
+        node.state.store(NodeState::kUnexpanded, std::memory_order_release);
+        const float v = ProvenValue(node);
+        Backup(leaf.path, v > 0 ? 1.0f : 0.0f, v < 0 ? 1.0f : 0.0f);
+        PropagateProof(leaf.path);
+        return Descent::kBackedUp;
+      }
+      leaf.position = pos;
+      return Descent::kLeaf;
+    }
+    if (state == NodeState::kExpanding) {
+      CancelPath(leaf.path);
+      return Descent::kCollision;
+    }
+    index = SelectChild(index, leaf.path.size() == 1);
+    Node& child = tree_.node(index);
+    child.in_flight.fetch_add(1, kRelaxed);
+    leaf.path.push_back(index);
+    pos = pos.Play(child.move);
+  }
+}
+
+std::uint32_t TreeSearch::SelectChild(std::uint32_t parent_index, bool at_root) {
+  if (at_root && params_.gumbel && full_) return SelectGumbelChild();
+  const Node& parent = tree_.node(parent_index);
+  const std::uint32_t first = parent.first_child;
+  const int count = parent.num_children;
+  float visited_prior = 0;
+  std::uint32_t total = 0;
+  for (int i = 0; i < count; ++i) {
+    const Node& c = tree_.node(first + i);
+    const std::uint32_t n = c.visits.load(kRelaxed) + c.in_flight.load(kRelaxed);
+    if (n) visited_prior += c.prior;
+    total += n;
+  }
+  const float reduction = at_root ? params_.root_fpu_reduction : params_.fpu_reduction;
+  const float fpu = -parent.Q(0.0f) - reduction * std::sqrt(visited_prior);
+  const float explore = params_.c_puct * std::sqrt(static_cast<float>(std::max(total, 1u)));
+  const bool forced = at_root && params_.forced_playouts && full_;
+  std::uint32_t best = first;
+  float best_score = -1e30f;
+  for (int i = 0; i < count; ++i) {
+    const Node& c = tree_.node(first + i);
+    const Proven proven = c.proven.load(kRelaxed);
+    if (proven == Proven::kWin) return first + i;  // a proven winning move
+    const std::uint32_t n = c.visits.load(kRelaxed);
+    const std::uint32_t in_flight = c.in_flight.load(kRelaxed);
+    float q = fpu;
+    if (n + in_flight > 0) {
+      const auto w = static_cast<float>(c.win_sum.load(kRelaxed));
+      const auto l = static_cast<float>(c.loss_sum.load(kRelaxed));
+      q = (w - l - static_cast<float>(in_flight) * kValueScale) /
+          (static_cast<float>(kValueScale) * (n + in_flight));
+    }
+    if (proven == Proven::kLoss) q = -10.0f;
+    float score = q + explore * c.prior / (1.0f + n + in_flight);
+    if (forced && proven != Proven::kLoss && n + in_flight < ForcedPlayouts(c, total)) {
+      score = 1e20f - static_cast<float>(n + in_flight);
+    }
+    if (score > best_score) {
+      best_score = score;
+      best = first + i;
+    }
+  }
+  return best;
+}
+
+bool TreeSearch::Expand(std::uint32_t index, const core::Position& position,
+                        const EvalOutput& eval) {
+  Node& node = tree_.node(index);
+  const core::Bitboard legal = position.LegalMoves();
+  const int count = legal ? core::PopCount(legal) : 1;
+  const std::int64_t block = tree_.pool().Allocate(count);
+  if (block < 0) {  // the pool is full: keep the value, stop the search
+    stop_.store(true, kRelaxed);
+    node.state.store(NodeState::kUnexpanded, std::memory_order_release);
+    return false;
+  }
+  if (!legal) {
+    Node& pass = tree_.node(block);
+    pass.move = static_cast<std::int8_t>(core::kPass);
+    pass.prior = 1.0f;
+  } else {
+    float sum = 0;
+    core::ForEachSquare(legal, [&](core::Square sq) { sum += std::max(eval.policy[sq], 0.0f); });
+    int i = 0;
+    core::ForEachSquare(legal, [&](core::Square sq) {
+      Node& child = tree_.node(block + i++);
+      child.move = static_cast<std::int8_t>(sq);
+      child.prior = sum > 0 ? std::max(eval.policy[sq], 0.0f) / sum : 1.0f / count;
+    });
+  }
+  node.first_child = static_cast<std::uint32_t>(block);
+  node.num_children = static_cast<std::uint8_t>(count);
+  node.state.store(NodeState::kExpanded, std::memory_order_release);
+  return true;
+}
+
+void TreeSearch::Backup(const std::vector<std::uint32_t>& path, float win, float loss) {
+  std::int64_t w = Fixed(win), l = Fixed(loss);
+  for (std::size_t i = path.size(); i-- > 0;) {
+    Node& node = tree_.node(path[i]);
+    node.win_sum.fetch_add(w, kRelaxed);
+    node.loss_sum.fetch_add(l, kRelaxed);
+    node.visits.fetch_add(1, kRelaxed);
+    node.in_flight.fetch_sub(1, kRelaxed);
+    std::swap(w, l);
+  }
+}
+
+void TreeSearch::CancelPath(const std::vector<std::uint32_t>& path) {
+  for (std::uint32_t index : path) tree_.node(index).in_flight.fetch_sub(1, kRelaxed);
+}
+
+float TreeSearch::ProvenValue(const Node& node) const {
+  switch (node.proven.load(std::memory_order_acquire)) {
+    case Proven::kWin: return 1.0f;
+    case Proven::kLoss: return -1.0f;
+    default: return 0.0f;
+  }
+}
+
+bool TreeSearch::SolveLeaf(Node& node, const core::Position& position) {
+  const bool over = position.IsGameOver();
+  if (!over && (params_.solver_empties <= 0 || position.EmptyCount() > params_.solver_empties)) {
+    return false;
+  }
+  int margin;  // for the side to move
+  if (over) {
+    margin = core::Score(position, params_.rules).MarginFor(position.side_to_move());
+  } else {
+    const core::SolveResult r = core::SolveExact(position, params_.rules);
+    if (!r.exact()) return false;
+    margin = r.score;
+  }
+  node.exact_score.store(static_cast<std::int8_t>(-margin), kRelaxed);
+  node.exact.store(true, kRelaxed);
+  node.proven.store(margin < 0 ? Proven::kWin : margin > 0 ? Proven::kLoss : Proven::kDraw,
+                    std::memory_order_release);
+  return true;
+}
+
+void TreeSearch::PropagateProof(const std::vector<std::uint32_t>& path) {
+  for (std::size_t i = path.size() - 1; i-- > 0;) {
+    Node& parent = tree_.node(path[i]);
+    if (parent.proven.load(std::memory_order_acquire) != Proven::kUnknown) return;
+    bool any_win = false, all_known = true, all_exact = true;
+    Proven best = Proven::kLoss;  // for the side to move at the parent
+    int best_score = -128;
+    for (int c = 0; c < parent.num_children; ++c) {
+      const Node& child = tree_.node(parent.first_child + c);
+      const Proven p = child.proven.load(std::memory_order_acquire);
+      if (p == Proven::kUnknown) {
+        all_known = false;
+        continue;
+      }
+      any_win |= p == Proven::kWin;
+      if (static_cast<int>(p) > static_cast<int>(best)) best = p;
+      if (child.exact.load(kRelaxed)) {
+        best_score = std::max<int>(best_score, child.exact_score.load(kRelaxed));
+      } else {
+        all_exact = false;
+      }
+    }
+    if (!any_win && !all_known) return;
+    if (all_known && all_exact) {
+      parent.exact_score.store(static_cast<std::int8_t>(-best_score), kRelaxed);
+      parent.exact.store(true, kRelaxed);
+    }
+    parent.proven.store(Flip(best), std::memory_order_release);
+  }
+}
+
+}  // namespace othello::mcts

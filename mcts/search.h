@@ -1,0 +1,205 @@
+#pragma once
+// Monte-Carlo tree search guided by an Evaluator (AlphaZero-style PUCT).
+//
+// A playout descends from the root by PUCT (with a first-play-urgency reduction for
+// unvisited children and virtual loss for playouts under way), expands the leaf with
+// the evaluator's policy and backs the evaluator's value up the path. Leaves that are
+// finished games, or have at most `solver_empties` empty squares, are solved exactly
+// by the core solver and their proven results propagate up (MCTS-solver, Winands et
+// al. 2008); a proven root is played at once.
+//
+// Root methods for self-play (each optional): Dirichlet noise with concentration
+// scaled by the number of legal moves; forced playouts and policy-target pruning
+// (KataGo, Wu 2019); Gumbel root selection with sequential halving and the
+// completed-Q improved policy (Danihelka et al., ICLR 2022); playout cap
+// randomisation (a fraction of full searches that yield policy targets); a
+// temperature schedule for the move choice.
+//
+// Files: search.cpp (descent, expansion, backup, proofs), search_root.cpp (root
+// methods, results, move choice), search_run.cpp (threads, many trees per thread).
+//
+// Thread safety: one TreeSearch may be driven by several threads at once (RunSearch);
+// the node protocol is described in node.h, and the Gumbel root state is guarded by
+// root_mutex_. Params and the tree's root must not change while a search runs.
+#include <atomic>
+#include <chrono>
+#include <cstdint>
+#include <mutex>
+#include <vector>
+
+#include "core/hash.h"
+#include "core/rules.h"
+#include "mcts/eval_cache.h"
+#include "mcts/evaluator.h"
+#include "mcts/tree.h"
+
+namespace othello::mcts {
+
+struct SearchParams {
+  core::Rules rules;            // scoring of finished games and solved leaves
+  float c_puct = 1.5f;
+  float fpu_reduction = 0.2f;   // unvisited child's value: parent's minus this * sqrt(visited prior)
+  float root_fpu_reduction = 0.0f;
+  int solver_empties = 10;      // solve leaves with at most this many empties (0: never)
+  int leaves_per_batch = 16;    // leaves a thread gathers per evaluator call
+  int threads = 1;              // threads on one tree (RunSearch)
+
+  // Root methods for self-play.
+  bool dirichlet_noise = false;
+  float dirichlet_total = 10.0f;     // concentration alpha = total / number of legal moves
+  float dirichlet_fraction = 0.25f;
+  bool forced_playouts = false;      // with policy-target pruning
+  float forced_playout_k = 2.0f;
+  bool gumbel = false;               // Gumbel root selection (sequential halving)
+  int gumbel_actions = 16;           // actions sampled at the root (m)
+  float gumbel_c_visit = 50.0f;
+  float gumbel_c_scale = 1.0f;
+  // Move choice: temperature start -> end, halving every `temperature_halflife` plies.
+  float temperature_start = 0.0f;    // 0: most visits
+  float temperature_end = 0.0f;
+  float temperature_halflife = 8.0f;
+  // Playout cap randomisation: a search is full with this probability (full_visits,
+  // noise, policy target), otherwise fast (fast_visits, no root methods).
+  float full_search_probability = 1.0f;
+  std::uint64_t full_visits = 800;
+  std::uint64_t fast_visits = 100;
+
+  float Temperature(int ply) const;
+};
+
+struct SearchLimits {
+  std::uint64_t visits = 0;          // playouts this search (0: unlimited)
+  std::uint64_t tree_nodes = 0;      // stop when the tree holds this many nodes (0: pool size)
+  double seconds = 0;                // wall time (0: unlimited)
+  const std::atomic<bool>* stop = nullptr;  // set from any thread to stop
+};
+
+struct SearchResult {
+  core::Square move = core::kPass;
+  struct Child {
+    core::Square move;
+    std::uint32_t visits;
+    float prior;
+    float q;  // mean value for the side to move at the root, in [-1, 1]
+  };
+  std::vector<Child> children;
+  std::vector<float> policy_target;  // size*size + 1 entries; empty after a fast search
+  float win = 0, draw = 0, loss = 0;  // root value for the side to move
+  float q = 0;                        // win - loss
+  std::vector<core::Square> pv;
+  bool proven = false;   // the root's result is known exactly (win/draw/loss)
+  bool exact = false;    // ... and so is its final margin
+  int exact_score = 0;   // margin for the side to move when exact
+  bool full_search = true;
+  std::uint64_t playouts = 0;
+  double seconds = 0;
+};
+
+// A leaf waiting for its evaluation: the path of node indices from the root, and the
+// position at its end. Owned by the thread that gathered it.
+struct PendingLeaf {
+  std::vector<std::uint32_t> path;
+  core::Position position;
+};
+
+// Reusable storage for the leaves of one gather round (keeps the paths' capacity).
+class LeafBuffer {
+ public:
+  void Clear() { size_ = 0; }
+  PendingLeaf& Next() {
+    if (size_ == leaves_.size()) leaves_.emplace_back();
+    return leaves_[size_++];
+  }
+  void DropLast() { --size_; }
+  std::size_t size() const { return size_; }
+  const PendingLeaf& operator[](std::size_t i) const { return leaves_[i]; }
+
+ private:
+  std::vector<PendingLeaf> leaves_;
+  std::size_t size_ = 0;
+};
+
+class TreeSearch {
+ public:
+  // `cache` may be null. `seed` drives noise, Gumbel and move sampling.
+  TreeSearch(Tree& tree, Evaluator& evaluator, const SearchParams& params, EvalCache* cache,
+             std::uint64_t seed);
+
+  // Prepares a search of the current root: expands it, applies the root methods of a
+  // full search (full == false: a fast search, none of them), starts the clock.
+  void Begin(const SearchLimits& limits, bool full = true);
+  // Gathers up to `max_leaves` leaves, appending their positions to `batch` and the
+  // leaves to `leaves` (finished, solved and cached leaves are backed up at once).
+  void Gather(EvalBatch& batch, LeafBuffer& leaves, int max_leaves);
+  // Expands and backs up `leaves`, whose outputs are batch.output(offset + i).
+  void Apply(const EvalBatch& batch, int offset, const LeafBuffer& leaves);
+  // True when a limit is reached or the root is proven.
+  bool Done() const;
+  // The result; restores the root priors changed by noise. Call after the last Apply.
+  SearchResult Finish(int ply);
+
+  // Decides full or fast for the next search (playout cap randomisation).
+  bool DrawFullSearch();
+  const SearchParams& params() const { return params_; }
+  Tree& tree() { return tree_; }
+
+ private:
+  enum class Descent { kLeaf, kBackedUp, kCollision, kFull };
+
+  // search.cpp
+  Descent Descend(PendingLeaf& leaf);
+  void ExpandAndBackup(const PendingLeaf& leaf, const EvalOutput& eval);
+  std::uint32_t SelectChild(std::uint32_t parent, bool at_root);
+  bool Expand(std::uint32_t index, const core::Position& position, const EvalOutput& eval);
+  void Backup(const std::vector<std::uint32_t>& path, float win, float loss);
+  void CancelPath(const std::vector<std::uint32_t>& path);
+  bool SolveLeaf(Node& node, const core::Position& position);
+  void PropagateProof(const std::vector<std::uint32_t>& path);
+  float ProvenValue(const Node& node) const;
+
+  // search_root.cpp
+  void ExpandRoot();
+  void ApplyDirichletNoise();
+  void StartGumbel();
+  std::uint32_t SelectGumbelChild();
+  void AdvanceGumbelPhase();
+  float ForcedPlayouts(const Node& child, std::uint32_t total) const;
+  std::vector<float> CompletedQ() const;
+  float GumbelSigma() const;
+  std::vector<float> PolicyTarget() const;
+  core::Square ChooseMove(int ply);
+
+  Tree& tree_;
+  Evaluator& evaluator_;
+  const SearchParams params_;
+  EvalCache* cache_;
+  core::Rng rng_;                      // used by Begin/Finish/Gumbel under root_mutex_
+  SearchLimits limits_;
+  bool full_ = true;
+  std::chrono::steady_clock::time_point start_;
+  std::atomic<std::uint64_t> started_{0};  // playouts begun (for the visit limit)
+  std::atomic<std::uint64_t> finished_{0};
+  std::atomic<bool> stop_{false};      // set when the pool is full
+  EvalOutput root_eval_;
+  std::vector<float> saved_priors_;    // root priors before noise
+
+  // Gumbel state, guarded by root_mutex_.
+  mutable std::mutex root_mutex_;
+  std::vector<float> gumbel_;          // g(a) + logit(a) per root child
+  std::vector<int> considered_;        // root child offsets still in the halving
+  std::vector<std::uint32_t> quota_;   // visits per considered child in this phase
+  int phases_left_ = 0;
+};
+
+// Runs a full search of tree's root with params.threads threads; each gathers
+// params.leaves_per_batch leaves per evaluator call.
+SearchResult RunSearch(TreeSearch& search, Evaluator& evaluator, const SearchLimits& limits,
+                       int ply = 0, bool full = true);
+
+// Searches many trees on the calling thread, gathering leaves from all of them into
+// one batch per evaluator call (self-play with many games in flight). Each search
+// must have had Begin() called; returns when every one is Done().
+void RunSearchesBatched(const std::vector<TreeSearch*>& searches, Evaluator& evaluator,
+                        int leaves_per_search);
+
+}  // namespace othello::mcts

@@ -1,0 +1,374 @@
+// Root methods (noise, forced playouts, Gumbel sequential halving), results and the
+// move choice (see search.h).
+#include <algorithm>
+#include <cmath>
+#include <numeric>
+
+#include "mcts/search.h"
+
+namespace othello::mcts {
+namespace {
+
+constexpr auto kRelaxed = std::memory_order_relaxed;
+
+// Gamma(alpha, 1) by Marsaglia and Tsang (2000), boosted for alpha < 1.
+double SampleGamma(core::Rng& rng, double alpha) {
+  if (alpha < 1.0) {
+    const double u = std::max(rng.Uniform(), 1e-300);
+    return SampleGamma(rng, alpha + 1.0) * std::pow(u, 1.0 / alpha);
+  }
+  const double d = alpha - 1.0 / 3.0, c = 1.0 / std::sqrt(9.0 * d);
+  while (true) {
+    double x, v;
+    do {
+      // Standard normal by Box-Muller.
+      const double u1 = std::max(rng.Uniform(), 1e-300), u2 = rng.Uniform();
+      x = std::sqrt(-2.0 * std::log(u1)) * std::cos(6.283185307179586 * u2);
+      v = 1.0 + c * x;
+    } while (v <= 0);
+    v = v * v * v;
+    const double u = std::max(rng.Uniform(), 1e-300);
+    if (std::log(u) < 0.5 * x * x + d - d * v + d * std::log(v)) return d * v;
+  }
+}
+
+}  // namespace
+
+float SearchParams::Temperature(int ply) const {
+  return temperature_end + (temperature_start - temperature_end) *
+                               std::pow(0.5f, static_cast<float>(ply) / temperature_halflife);
+}
+
+bool TreeSearch::DrawFullSearch() {
+  return rng_.Uniform() < params_.full_search_probability;
+}
+
+void TreeSearch::Begin(const SearchLimits& limits, bool full) {
+  limits_ = limits;
+  full_ = full;
+  started_.store(0, kRelaxed);
+  finished_.store(0, kRelaxed);
+  stop_.store(false, kRelaxed);
+  start_ = std::chrono::steady_clock::now();
+  saved_priors_.clear();
+  ExpandRoot();
+  Node& root = tree_.root();
+  if (root.state.load(std::memory_order_acquire) != NodeState::kExpanded) return;
+  for (int i = 0; i < root.num_children; ++i) {
+    saved_priors_.push_back(tree_.node(root.first_child + i).prior);
+  }
+  if (full && params_.dirichlet_noise) ApplyDirichletNoise();
+  if (full && params_.gumbel) StartGumbel();
+}
+
+void TreeSearch::ExpandRoot() {
+  Node& root = tree_.root();
+  if (root.proven.load(std::memory_order_acquire) != Proven::kUnknown) return;
+  const core::Position& pos = tree_.root_position();
+  if (root.state.load(std::memory_order_acquire) == NodeState::kUnexpanded &&
+      SolveLeaf(root, pos)) {
+    return;
+  }
+  // The root's own evaluation (also for Gumbel's value estimate after tree reuse).
+  if (!cache_ || !cache_->Lookup(pos, root_eval_)) {
+    EvalBatch batch;
+    batch.Add(pos);
+    evaluator_.Evaluate(batch);
+    root_eval_ = batch.output(0);
+    if (cache_) cache_->Insert(pos, root_eval_);
+  }
+  if (root.state.load(std::memory_order_acquire) == NodeState::kUnexpanded) {
+    root.state.store(NodeState::kExpanding, std::memory_order_relaxed);
+    if (Expand(tree_.root_index(), pos, root_eval_)) {
+      root.visits.fetch_add(1, kRelaxed);
+      root.win_sum.fetch_add(std::llround(root_eval_.loss * kValueScale), kRelaxed);
+      root.loss_sum.fetch_add(std::llround(root_eval_.win * kValueScale), kRelaxed);
+    }
+  }
+}
+
+void TreeSearch::ApplyDirichletNoise() {
+  Node& root = tree_.root();
+  const int n = root.num_children;
+  if (n < 2) return;
+  const double alpha = params_.dirichlet_total / n;
+  std::vector<double> noise(n);
+  double sum = 0;
+  for (double& x : noise) sum += (x = SampleGamma(rng_, alpha));
+  if (sum <= 0) return;
+  const float eps = params_.dirichlet_fraction;
+  for (int i = 0; i < n; ++i) {
+    Node& child = tree_.node(root.first_child + i);
+    child.prior = (1 - eps) * child.prior + eps * static_cast<float>(noise[i] / sum);
+  }
+}
+
+float TreeSearch::ForcedPlayouts(const Node& child, std::uint32_t total) const {
+  return std::sqrt(params_.forced_playout_k * child.prior * static_cast<float>(total));
+}
+
+// --- Gumbel root selection (Danihelka et al. 2022) ---------------------------------
+
+void TreeSearch::StartGumbel() {
+  const Node& root = tree_.root();
+  const int n = root.num_children;
+  gumbel_.assign(n, 0.0f);
+  for (int i = 0; i < n; ++i) {
+    const double u = std::clamp(rng_.Uniform(), 1e-12, 1.0 - 1e-12);
+    const float g = static_cast<float>(-std::log(-std::log(u)));
+    gumbel_[i] = g + std::log(std::max(tree_.node(root.first_child + i).prior, 1e-12f));
+  }
+  considered_.resize(n);
+  std::iota(considered_.begin(), considered_.end(), 0);
+  const int m = std::max(1, std::min(params_.gumbel_actions, n));
+  std::partial_sort(considered_.begin(), considered_.begin() + m, considered_.end(),
+                    [&](int a, int b) { return gumbel_[a] > gumbel_[b]; });
+  considered_.resize(m);
+  phases_left_ = std::max(1, static_cast<int>(std::ceil(std::log2(m))));
+  AdvanceGumbelPhase();
+}
+
+// Sets the visit quota of each considered action for the next phase.
+void TreeSearch::AdvanceGumbelPhase() {
+  const Node& root = tree_.root();
+  const std::uint64_t budget = limits_.visits ? limits_.visits : params_.full_visits;
+  const int phases = std::max(1, static_cast<int>(std::ceil(std::log2(
+                                     std::max(1, std::min<int>(params_.gumbel_actions,
+                                                               root.num_children))))));
+  const auto per_action = static_cast<std::uint32_t>(
+      std::max<std::uint64_t>(1, budget / (phases * considered_.size())));
+  quota_.resize(considered_.size());
+  for (std::size_t i = 0; i < considered_.size(); ++i) {
+    const Node& c = tree_.node(root.first_child + considered_[i]);
+    // The last phase gives the remaining budget to what is left.
+    quota_[i] = phases_left_ <= 1 || considered_.size() == 1
+                    ? ~0u
+                    : c.visits.load(kRelaxed) + c.in_flight.load(kRelaxed) + per_action;
+  }
+}
+
+std::vector<float> TreeSearch::CompletedQ() const {
+  const Node& root = tree_.root();
+  const int n = root.num_children;
+  float visited_prior = 0, weighted_q = 0;
+  std::uint32_t total = 0;
+  for (int i = 0; i < n; ++i) {
+    const Node& c = tree_.node(root.first_child + i);
+    const std::uint32_t v = c.visits.load(kRelaxed);
+    total += v;
+    if (v) {
+      visited_prior += c.prior;
+      weighted_q += c.prior * c.Q(0);
+    }
+  }
+  const float v_hat = root_eval_.value();  // for the side to move at the root
+  const float v_mix = visited_prior > 0
+                          ? (v_hat + total * weighted_q / visited_prior) / (1.0f + total)
+                          : v_hat;
+  std::vector<float> q(n);
+  for (int i = 0; i < n; ++i) {
+    const Node& c = tree_.node(root.first_child + i);
+    q[i] = ((c.visits.load(kRelaxed) ? c.Q(0) : v_mix) + 1.0f) * 0.5f;  // in [0, 1]
+  }
+  return q;
+}
+
+// The scale of sigma(q) = (c_visit + max_b N(b)) * c_scale * q.
+float TreeSearch::GumbelSigma() const {
+  const Node& root = tree_.root();
+  std::uint32_t max_visits = 0;
+  for (int i = 0; i < root.num_children; ++i) {
+    max_visits = std::max(max_visits, tree_.node(root.first_child + i).visits.load(kRelaxed));
+  }
+  return (params_.gumbel_c_visit + max_visits) * params_.gumbel_c_scale;
+}
+
+std::uint32_t TreeSearch::SelectGumbelChild() {
+  std::lock_guard<std::mutex> lock(root_mutex_);
+  const Node& root = tree_.root();
+  while (true) {
+    int pick = -1;
+    std::uint32_t fewest = ~0u;
+    for (std::size_t i = 0; i < considered_.size(); ++i) {
+      const Node& c = tree_.node(root.first_child + considered_[i]);
+      const std::uint32_t n = c.visits.load(kRelaxed) + c.in_flight.load(kRelaxed);
+      if (n < quota_[i] && n < fewest) {
+        fewest = n;
+        pick = static_cast<int>(i);
+      }
+    }
+    if (pick >= 0) return root.first_child + considered_[pick];
+    // Every quota is met: keep the better half by g + logit + sigma(q).
+    const std::vector<float> q = CompletedQ();
+    const float sigma = GumbelSigma();
+    std::sort(considered_.begin(), considered_.end(), [&](int a, int b) {
+      return gumbel_[a] + sigma * q[a] > gumbel_[b] + sigma * q[b];
+    });
+    considered_.resize(std::max<std::size_t>(1, (considered_.size() + 1) / 2));
+    phases_left_ = std::max(1, phases_left_ - 1);
+    AdvanceGumbelPhase();
+  }
+}
+
+// --- Results -------------------------------------------------------------------------
+
+std::vector<float> TreeSearch::PolicyTarget() const {
+  const Node& root = tree_.root();
+  const int size = tree_.root_position().size();
+  std::vector<float> target(size * size + 1, 0.0f);
+  const int n = root.num_children;
+  if (n == 0) return target;
+  std::vector<float> weight(n, 0.0f);
+  if (params_.gumbel) {
+    // Improved policy: softmax(logit + sigma(completed Q)).
+    const std::vector<float> q = CompletedQ();
+    const float sigma = GumbelSigma();
+    float top = -1e30f;
+    for (int i = 0; i < n; ++i) {
+      const float prior = saved_priors_.empty() ? tree_.node(root.first_child + i).prior
+                                                : saved_priors_[i];
+      weight[i] = std::log(std::max(prior, 1e-12f)) + sigma * q[i];
+      top = std::max(top, weight[i]);
+    }
+    for (float& w : weight) w = std::exp(w - top);
+  } else {
+    std::uint32_t total = 0;
+    int best = 0;
+    for (int i = 0; i < n; ++i) {
+      const Node& c = tree_.node(root.first_child + i);
+      weight[i] = static_cast<float>(c.visits.load(kRelaxed));
+      total += c.visits.load(kRelaxed);
+      if (weight[i] > weight[best]) best = i;
+    }
+    if (params_.forced_playouts) {
+      // Policy-target pruning: take away forced playouts that the child would not have
+      // received by PUCT against the best child (KataGo).
+      const Node& b = tree_.node(root.first_child + best);
+      const float explore = params_.c_puct * std::sqrt(static_cast<float>(std::max(total, 1u)));
+      const float best_puct = b.Q(0) + explore * b.prior / (1.0f + weight[best]);
+      for (int i = 0; i < n; ++i) {
+        if (i == best || weight[i] == 0) continue;
+        const Node& c = tree_.node(root.first_child + i);
+        const float gap = best_puct - c.Q(0);
+        float keep = weight[i];
+        if (gap > 0) {
+          const float needed = std::ceil(explore * c.prior / gap - 1.0f);
+          keep = std::max(weight[i] - ForcedPlayouts(c, total), std::min(weight[i], needed));
+        }
+        weight[i] = keep <= 1.0f ? 0.0f : keep;
+      }
+    }
+  }
+  const float sum = std::accumulate(weight.begin(), weight.end(), 0.0f);
+  for (int i = 0; i < n; ++i) {
+    const Node& c = tree_.node(root.first_child + i);
+    target[PolicyIndex(c.move, size)] = sum > 0 ? weight[i] / sum : 1.0f / n;
+  }
+  return target;
+}
+
+core::Square TreeSearch::ChooseMove(int ply) {
+  const Node& root = tree_.root();
+  const int n = root.num_children;
+  if (n == 0) return core::kPass;
+  // A proven root: the best proven child (highest exact margin among equals).
+  if (root.proven.load(std::memory_order_acquire) != Proven::kUnknown) {
+    int best = -1;
+    for (int i = 0; i < n; ++i) {
+      const Node& c = tree_.node(root.first_child + i);
+      const Proven p = c.proven.load(std::memory_order_acquire);
+      if (p == Proven::kUnknown) continue;
+      if (best < 0) {
+        best = i;
+        continue;
+      }
+      const Node& b = tree_.node(root.first_child + best);
+      const Proven bp = b.proven.load(std::memory_order_acquire);
+      const int score = c.exact.load(kRelaxed) ? c.exact_score.load(kRelaxed) : -200;
+      const int best_score = b.exact.load(kRelaxed) ? b.exact_score.load(kRelaxed) : -200;
+      if (static_cast<int>(p) > static_cast<int>(bp) || (p == bp && score > best_score)) best = i;
+    }
+    if (best >= 0) return tree_.node(root.first_child + best).move;
+  }
+  if (params_.gumbel && full_ && !considered_.empty()) {
+    const std::vector<float> q = CompletedQ();
+    const float sigma = GumbelSigma();
+    const int best = *std::max_element(considered_.begin(), considered_.end(), [&](int a, int b) {
+      return gumbel_[a] + sigma * q[a] < gumbel_[b] + sigma * q[b];
+    });
+    return tree_.node(root.first_child + best).move;
+  }
+  const float temperature = params_.Temperature(ply);
+  std::vector<double> weight(n);
+  int most = 0;
+  for (int i = 0; i < n; ++i) {
+    weight[i] = tree_.node(root.first_child + i).visits.load(kRelaxed);
+    const Node& c = tree_.node(root.first_child + i);
+    const Node& m = tree_.node(root.first_child + most);
+    if (weight[i] > weight[most] || (weight[i] == weight[most] && c.Q(-1) > m.Q(-1))) most = i;
+  }
+  if (temperature < 0.01f || weight[most] == 0) return tree_.node(root.first_child + most).move;
+  double sum = 0;
+  for (double& w : weight) sum += (w = std::pow(w, 1.0 / temperature));
+  double r = rng_.Uniform() * sum;
+  for (int i = 0; i < n; ++i) {
+    if ((r -= weight[i]) < 0) return tree_.node(root.first_child + i).move;
+  }
+  return tree_.node(root.first_child + most).move;
+}
+
+SearchResult TreeSearch::Finish(int ply) {
+  SearchResult result;
+  Node& root = tree_.root();
+  result.full_search = full_;
+  result.playouts = finished_.load(kRelaxed);
+  result.seconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count();
+  const Proven proven = root.proven.load(std::memory_order_acquire);
+  if (proven != Proven::kUnknown) {
+    result.proven = true;
+    result.exact = root.exact.load(kRelaxed);
+    result.exact_score = -root.exact_score.load(kRelaxed);
+  }
+  const std::uint32_t visits = root.visits.load(kRelaxed);
+  if (proven != Proven::kUnknown) {
+    result.win = proven == Proven::kLoss ? 1.0f : 0.0f;  // root stats are the opponent's
+    result.loss = proven == Proven::kWin ? 1.0f : 0.0f;
+  } else if (visits) {
+    result.win = static_cast<float>(root.loss_sum.load(kRelaxed)) / (kValueScale * visits);
+    result.loss = static_cast<float>(root.win_sum.load(kRelaxed)) / (kValueScale * visits);
+  }
+  result.draw = std::max(0.0f, 1.0f - result.win - result.loss);
+  result.q = result.win - result.loss;
+  if (root.state.load(std::memory_order_acquire) == NodeState::kExpanded) {
+    for (int i = 0; i < root.num_children; ++i) {
+      const Node& c = tree_.node(root.first_child + i);
+      result.children.push_back(
+          {c.move, c.visits.load(kRelaxed),
+           saved_priors_.empty() ? c.prior : saved_priors_[i], c.Q(0)});
+    }
+    if (full_) result.policy_target = PolicyTarget();
+    result.move = ChooseMove(ply);
+    // Principal variation: most visits from the root down.
+    const Node* node = &root;
+    while (node->state.load(std::memory_order_acquire) == NodeState::kExpanded &&
+           node->num_children > 0) {
+      const Node* best = &tree_.node(node->first_child);
+      for (int i = 1; i < node->num_children; ++i) {
+        const Node& c = tree_.node(node->first_child + i);
+        if (c.visits.load(kRelaxed) > best->visits.load(kRelaxed)) best = &c;
+      }
+      if (best->visits.load(kRelaxed) == 0) break;
+      result.pv.push_back(best->move);
+      node = best;
+    }
+    for (std::size_t i = 0; i < saved_priors_.size(); ++i) {
+      tree_.node(root.first_child + i).prior = saved_priors_[i];
+    }
+  } else if (tree_.root_position().MustPass()) {
+    result.move = core::kPass;
+  }
+  return result;
+}
+
+}  // namespace othello::mcts

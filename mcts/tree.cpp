@@ -1,0 +1,77 @@
+#include "mcts/tree.h"
+
+#include <deque>
+#include <stdexcept>
+#include <utility>
+
+namespace othello::mcts {
+namespace {
+
+void CopyStats(const Node& from, Node& to) {
+  to.visits.store(from.visits.load(std::memory_order_relaxed), std::memory_order_relaxed);
+  to.win_sum.store(from.win_sum.load(std::memory_order_relaxed), std::memory_order_relaxed);
+  to.loss_sum.store(from.loss_sum.load(std::memory_order_relaxed), std::memory_order_relaxed);
+  to.prior = from.prior;
+  to.move = from.move;
+  to.proven.store(from.proven.load(std::memory_order_relaxed), std::memory_order_relaxed);
+  to.exact_score.store(from.exact_score.load(std::memory_order_relaxed), std::memory_order_relaxed);
+  to.exact.store(from.exact.load(std::memory_order_relaxed), std::memory_order_relaxed);
+}
+
+}  // namespace
+
+Tree::Tree(const core::Position& root, std::size_t capacity)
+    : pool_(std::make_unique<NodePool>(std::max<std::size_t>(capacity, 1))) {
+  Reset(root);
+}
+
+void Tree::Reset(const core::Position& root) {
+  root_position_ = root;
+  pool_->Reset();
+  root_ = static_cast<std::uint32_t>(pool_->Allocate(1));
+}
+
+std::uint32_t Tree::CopySubtree(std::uint32_t from) {
+  if (!spare_) spare_ = std::make_unique<NodePool>(pool_->capacity());  // on first reuse
+  spare_->Reset();
+  const auto top = static_cast<std::uint32_t>(spare_->Allocate(1));
+  CopyStats((*pool_)[from], (*spare_)[top]);
+  std::deque<std::pair<std::uint32_t, std::uint32_t>> queue{{from, top}};
+  while (!queue.empty()) {
+    const auto [old_index, new_index] = queue.front();
+    queue.pop_front();
+    const Node& old_node = (*pool_)[old_index];
+    Node& new_node = (*spare_)[new_index];
+    if (old_node.state.load(std::memory_order_acquire) != NodeState::kExpanded) continue;
+    const std::int64_t block = spare_->Allocate(old_node.num_children);
+    if (block < 0) continue;  // cannot happen: the subtree is no larger than the pool
+    for (int i = 0; i < old_node.num_children; ++i) {
+      CopyStats((*pool_)[old_node.first_child + i], (*spare_)[block + i]);
+      queue.emplace_back(old_node.first_child + i, static_cast<std::uint32_t>(block + i));
+    }
+    new_node.first_child = static_cast<std::uint32_t>(block);
+    new_node.num_children = old_node.num_children;
+    new_node.state.store(NodeState::kExpanded, std::memory_order_release);
+  }
+  return top;
+}
+
+void Tree::Advance(core::Square move) {
+  if (!root_position_.IsLegal(move)) throw std::invalid_argument("Tree::Advance: illegal move");
+  const Node& root_node = root();
+  std::int64_t child = -1;
+  if (root_node.state.load(std::memory_order_acquire) == NodeState::kExpanded) {
+    for (int i = 0; i < root_node.num_children; ++i) {
+      if ((*pool_)[root_node.first_child + i].move == move) child = root_node.first_child + i;
+    }
+  }
+  root_position_ = root_position_.Play(move);
+  if (child < 0) {
+    Reset(root_position_);
+    return;
+  }
+  root_ = CopySubtree(static_cast<std::uint32_t>(child));
+  std::swap(pool_, spare_);
+}
+
+}  // namespace othello::mcts

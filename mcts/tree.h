@@ -1,0 +1,43 @@
+#pragma once
+// One search tree: the root position and a node pool. The tree is kept between moves:
+// Advance() makes the child for the move played the new root and compacts its subtree
+// into the spare pool (so memory stays bounded and is reused, never reallocated).
+// Thread safety: Advance() and Reset() need exclusive access (no search running).
+#include <cstdint>
+#include <memory>
+
+#include "core/position.h"
+#include "mcts/node.h"
+
+namespace othello::mcts {
+
+class Tree {
+ public:
+  // `capacity`: the most nodes the tree may hold. A second pool of the same size is
+  // allocated on the first Advance() that keeps a subtree.
+  Tree(const core::Position& root, std::size_t capacity);
+
+  const core::Position& root_position() const { return root_position_; }
+  Node& root() { return (*pool_)[root_]; }
+  const Node& root() const { return (*pool_)[root_]; }
+  std::uint32_t root_index() const { return root_; }
+  NodePool& pool() { return *pool_; }
+  const NodePool& pool() const { return *pool_; }
+  Node& node(std::uint32_t index) { return (*pool_)[index]; }
+  const Node& node(std::uint32_t index) const { return (*pool_)[index]; }
+
+  // Plays `move` (legal in the root position): keeps the matching subtree if any.
+  void Advance(core::Square move);
+  // Starts afresh from `root`.
+  void Reset(const core::Position& root);
+
+ private:
+  // Copies the subtree under pool_[from] into spare_, returning its new index.
+  std::uint32_t CopySubtree(std::uint32_t from);
+
+  core::Position root_position_;
+  std::unique_ptr<NodePool> pool_, spare_;
+  std::uint32_t root_ = 0;
+};
+
+}  // namespace othello::mcts
