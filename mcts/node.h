@@ -7,8 +7,9 @@
 // pool. Positions are not stored: a descent replays moves from the root.
 //
 // Concurrency protocol (several search threads on one tree):
-// - visits, in_flight, win_sum, loss_sum: atomics updated with relaxed fetch_add;
-//   readers tolerate slightly stale values (the usual lock-free MCTS convention).
+// - counts (visits and in-flight playouts in one word), value and draw sums: atomics
+//   updated with relaxed fetch_add; readers tolerate slightly stale values (the usual
+//   lock-free MCTS convention).
 // - state moves forward only: kUnexpanded -> kExpanding (one thread wins the CAS) ->
 //   kExpanded. first_child, num_children and the children's fields are written by the
 //   expanding thread before it stores kExpanded with release; readers load state with
@@ -35,10 +36,6 @@ inline Proven Flip(Proven p) {
 inline constexpr std::int64_t kValueScale = 1 << 20;
 
 struct Node {
-  std::atomic<std::uint32_t> visits{0};     // finished playouts through this node
-  std::atomic<std::uint32_t> in_flight{0};  // playouts under way (virtual loss)
-  std::atomic<std::int64_t> win_sum{0};     // sum of P(win) for the mover, * kValueScale
-  std::atomic<std::int64_t> loss_sum{0};    // sum of P(loss) for the mover, * kValueScale
   std::uint32_t first_child = 0;            // valid once state is kExpanded
   float prior = 0;                          // policy prior, set when the parent expands
   std::int8_t move = core::kPass;           // square or kPass (the root: kPass)
@@ -48,11 +45,67 @@ struct Node {
   std::atomic<std::int8_t> exact_score{0};  // final margin for the mover, when `exact`
   std::atomic<bool> exact{false};
 
+  // Visits and playouts under way, read together with one load.
+  void Counts(std::uint32_t* visits, std::uint32_t* in_flight) const {
+    const std::uint64_t c = counts_.load(std::memory_order_relaxed);
+    *visits = static_cast<std::uint32_t>(c);
+    *in_flight = static_cast<std::uint32_t>(c >> 32);
+  }
+  std::uint32_t Visits() const {
+    return static_cast<std::uint32_t>(counts_.load(std::memory_order_relaxed));
+  }
+  std::uint32_t InFlight() const {
+    return static_cast<std::uint32_t>(counts_.load(std::memory_order_relaxed) >> 32);
+  }
+  // A playout enters the node (virtual loss) / leaves it unfinished.
+  void BeginPlayout() { counts_.fetch_add(kInFlightOne, std::memory_order_relaxed); }
+  void CancelPlayout() { counts_.fetch_sub(kInFlightOne, std::memory_order_relaxed); }
+  // A playout through the node finishes with these win/loss probabilities (fixed
+  // point) for the mover; `begun`: it had called BeginPlayout().
+  void FinishPlayout(std::int64_t win, std::int64_t loss, bool begun = true) {
+    value_sum_.fetch_add(win - loss, std::memory_order_relaxed);
+    draw_sum_.fetch_add(kValueScale - win - loss, std::memory_order_relaxed);
+    counts_.fetch_add(begun ? 1 - kInFlightOne : 1, std::memory_order_relaxed);
+  }
+  // Sum of (P(win) - P(loss)) for the mover, times kValueScale.
+  std::int64_t ValueSum() const { return value_sum_.load(std::memory_order_relaxed); }
+
+  // Mean value in [-1, 1] for the mover, or `fallback` when unvisited.
+  float Q(float fallback) const {
+    const std::uint32_t n = Visits();
+    if (n == 0) return fallback;
+    return static_cast<float>(ValueSum()) / (static_cast<float>(kValueScale) * n);
+  }
+  // Mean win and loss probabilities for the mover (0 when unvisited).
+  void MeanWinLoss(float* win, float* loss) const {
+    const std::uint32_t n = Visits();
+    if (n == 0) {
+      *win = *loss = 0;
+      return;
+    }
+    const double scale = static_cast<double>(kValueScale) * n;
+    const double v = value_sum_.load(std::memory_order_relaxed) / scale;
+    const double d = draw_sum_.load(std::memory_order_relaxed) / scale;
+    *win = static_cast<float>((1.0 - d + v) / 2);
+    *loss = static_cast<float>((1.0 - d - v) / 2);
+  }
+
+  // Copies everything but the children links and the in-flight count.
+  void CopyFrom(const Node& from) {
+    counts_.store(from.Visits(), std::memory_order_relaxed);
+    value_sum_.store(from.value_sum_.load(std::memory_order_relaxed), std::memory_order_relaxed);
+    draw_sum_.store(from.draw_sum_.load(std::memory_order_relaxed), std::memory_order_relaxed);
+    prior = from.prior;
+    move = from.move;
+    proven.store(from.proven.load(std::memory_order_relaxed), std::memory_order_relaxed);
+    exact_score.store(from.exact_score.load(std::memory_order_relaxed), std::memory_order_relaxed);
+    exact.store(from.exact.load(std::memory_order_relaxed), std::memory_order_relaxed);
+  }
+
   void Reset() {
-    visits.store(0, std::memory_order_relaxed);
-    in_flight.store(0, std::memory_order_relaxed);
-    win_sum.store(0, std::memory_order_relaxed);
-    loss_sum.store(0, std::memory_order_relaxed);
+    counts_.store(0, std::memory_order_relaxed);
+    value_sum_.store(0, std::memory_order_relaxed);
+    draw_sum_.store(0, std::memory_order_relaxed);
     first_child = 0;
     prior = 0;
     move = core::kPass;
@@ -63,14 +116,11 @@ struct Node {
     exact.store(false, std::memory_order_relaxed);
   }
 
-  // Mean value in [-1, 1] for the mover, or `fallback` when unvisited.
-  float Q(float fallback) const {
-    const std::uint32_t n = visits.load(std::memory_order_relaxed);
-    if (n == 0) return fallback;
-    const std::int64_t w = win_sum.load(std::memory_order_relaxed);
-    const std::int64_t l = loss_sum.load(std::memory_order_relaxed);
-    return static_cast<float>(w - l) / (static_cast<float>(kValueScale) * n);
-  }
+ private:
+  static constexpr std::uint64_t kInFlightOne = std::uint64_t{1} << 32;
+  std::atomic<std::uint64_t> counts_{0};     // visits (low 32 bits), in flight (high 32)
+  std::atomic<std::int64_t> value_sum_{0};   // sum of P(win) - P(loss), * kValueScale
+  std::atomic<std::int64_t> draw_sum_{0};    // sum of P(draw), * kValueScale
 };
 
 // A fixed-capacity arena of nodes; Allocate() hands out contiguous blocks.

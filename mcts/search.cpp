@@ -79,7 +79,7 @@ TreeSearch::Descent TreeSearch::Descend(PendingLeaf& leaf) {
   std::uint32_t index = tree_.root_index();
   leaf.path.push_back(index);
   core::Position pos = tree_.root_position();
-  tree_.node(index).in_flight.fetch_add(1, kRelaxed);
+  tree_.node(index).BeginPlayout();
   while (true) {
     Node& node = tree_.node(index);
     if (node.proven.load(std::memory_order_acquire) != Proven::kUnknown) {
@@ -110,7 +110,7 @@ TreeSearch::Descent TreeSearch::Descend(PendingLeaf& leaf) {
     }
     index = SelectChild(index, leaf.path.size() == 1);
     Node& child = tree_.node(index);
-    child.in_flight.fetch_add(1, kRelaxed);
+    child.BeginPlayout();
     leaf.path.push_back(index);
     pos = pos.Play(child.move);
   }
@@ -121,41 +121,51 @@ std::uint32_t TreeSearch::SelectChild(std::uint32_t parent_index, bool at_root) 
   const Node& parent = tree_.node(parent_index);
   const std::uint32_t first = parent.first_child;
   const int count = parent.num_children;
-  float visited_prior = 0;
-  std::uint32_t total = 0;
-  for (int i = 0; i < count; ++i) {
-    const Node& c = tree_.node(first + i);
-    const std::uint32_t n = c.visits.load(kRelaxed) + c.in_flight.load(kRelaxed);
-    if (n) visited_prior += c.prior;
-    total += n;
-  }
-  const float reduction = at_root ? params_.root_fpu_reduction : params_.fpu_reduction;
-  const float fpu = -parent.Q(0.0f) - reduction * std::sqrt(visited_prior);
+  // Children's visits add up to the parent's (less its own evaluation).
+  std::uint32_t parent_visits, parent_in_flight;
+  parent.Counts(&parent_visits, &parent_in_flight);
+  const std::uint32_t total = parent_visits + parent_in_flight;
   const float explore = params_.c_puct * std::sqrt(static_cast<float>(std::max(total, 1u)));
   const bool forced = at_root && params_.forced_playouts && full_;
+  // One pass: visited children are scored directly; among unvisited ones, whose score
+  // is fpu + explore * prior, only the one with the highest prior matters.
   std::uint32_t best = first;
   float best_score = -1e30f;
+  int best_unvisited = -1;
+  float visited_prior = 0;
   for (int i = 0; i < count; ++i) {
     const Node& c = tree_.node(first + i);
     const Proven proven = c.proven.load(kRelaxed);
     if (proven == Proven::kWin) return first + i;  // a proven winning move
-    const std::uint32_t n = c.visits.load(kRelaxed);
-    const std::uint32_t in_flight = c.in_flight.load(kRelaxed);
-    float q = fpu;
-    if (n + in_flight > 0) {
-      const auto w = static_cast<float>(c.win_sum.load(kRelaxed));
-      const auto l = static_cast<float>(c.loss_sum.load(kRelaxed));
-      q = (w - l - static_cast<float>(in_flight) * kValueScale) /
-          (static_cast<float>(kValueScale) * (n + in_flight));
+    std::uint32_t visits, in_flight;
+    c.Counts(&visits, &in_flight);
+    const std::uint32_t n = visits + in_flight;
+    if (n == 0 && proven == Proven::kUnknown) {
+      if (best_unvisited < 0 || c.prior > tree_.node(first + best_unvisited).prior) {
+        best_unvisited = i;
+      }
+      if (forced) return first + i;  // every child gets a forced playout first
+      continue;
     }
+    visited_prior += c.prior;
+    // Virtual loss: each playout under way counts as a loss.
+    float q = (static_cast<float>(c.ValueSum()) - static_cast<float>(in_flight) * kValueScale) /
+              (static_cast<float>(kValueScale) * n);
     if (proven == Proven::kLoss) q = -10.0f;
-    float score = q + explore * c.prior / (1.0f + n + in_flight);
-    if (forced && proven != Proven::kLoss && n + in_flight < ForcedPlayouts(c, total)) {
-      score = 1e20f - static_cast<float>(n + in_flight);
+    float score = q + explore * c.prior / (1.0f + n);
+    if (forced && proven != Proven::kLoss && n < ForcedPlayouts(c, total)) {
+      score = 1e20f - static_cast<float>(n);
     }
     if (score > best_score) {
       best_score = score;
       best = first + i;
+    }
+  }
+  if (best_unvisited >= 0) {
+    const float reduction = at_root ? params_.root_fpu_reduction : params_.fpu_reduction;
+    const float fpu = -parent.Q(0.0f) - reduction * std::sqrt(visited_prior);
+    if (fpu + explore * tree_.node(first + best_unvisited).prior > best_score) {
+      return first + best_unvisited;
     }
   }
   return best;
@@ -195,17 +205,13 @@ bool TreeSearch::Expand(std::uint32_t index, const core::Position& position,
 void TreeSearch::Backup(const std::vector<std::uint32_t>& path, float win, float loss) {
   std::int64_t w = Fixed(win), l = Fixed(loss);
   for (std::size_t i = path.size(); i-- > 0;) {
-    Node& node = tree_.node(path[i]);
-    node.win_sum.fetch_add(w, kRelaxed);
-    node.loss_sum.fetch_add(l, kRelaxed);
-    node.visits.fetch_add(1, kRelaxed);
-    node.in_flight.fetch_sub(1, kRelaxed);
+    tree_.node(path[i]).FinishPlayout(w, l);
     std::swap(w, l);
   }
 }
 
 void TreeSearch::CancelPath(const std::vector<std::uint32_t>& path) {
-  for (std::uint32_t index : path) tree_.node(index).in_flight.fetch_sub(1, kRelaxed);
+  for (std::uint32_t index : path) tree_.node(index).CancelPlayout();
 }
 
 float TreeSearch::ProvenValue(const Node& node) const {

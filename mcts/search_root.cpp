@@ -80,9 +80,8 @@ void TreeSearch::ExpandRoot() {
   if (root.state.load(std::memory_order_acquire) == NodeState::kUnexpanded) {
     root.state.store(NodeState::kExpanding, std::memory_order_relaxed);
     if (Expand(tree_.root_index(), pos, root_eval_)) {
-      root.visits.fetch_add(1, kRelaxed);
-      root.win_sum.fetch_add(std::llround(root_eval_.loss * kValueScale), kRelaxed);
-      root.loss_sum.fetch_add(std::llround(root_eval_.win * kValueScale), kRelaxed);
+      root.FinishPlayout(std::llround(root_eval_.loss * kValueScale),
+                         std::llround(root_eval_.win * kValueScale), /*begun=*/false);
     }
   }
 }
@@ -143,7 +142,7 @@ void TreeSearch::AdvanceGumbelPhase() {
     // The last phase gives the remaining budget to what is left.
     quota_[i] = phases_left_ <= 1 || considered_.size() == 1
                     ? ~0u
-                    : c.visits.load(kRelaxed) + c.in_flight.load(kRelaxed) + per_action;
+                    : c.Visits() + c.InFlight() + per_action;
   }
 }
 
@@ -154,7 +153,7 @@ std::vector<float> TreeSearch::CompletedQ() const {
   std::uint32_t total = 0;
   for (int i = 0; i < n; ++i) {
     const Node& c = tree_.node(root.first_child + i);
-    const std::uint32_t v = c.visits.load(kRelaxed);
+    const std::uint32_t v = c.Visits();
     total += v;
     if (v) {
       visited_prior += c.prior;
@@ -168,7 +167,7 @@ std::vector<float> TreeSearch::CompletedQ() const {
   std::vector<float> q(n);
   for (int i = 0; i < n; ++i) {
     const Node& c = tree_.node(root.first_child + i);
-    q[i] = ((c.visits.load(kRelaxed) ? c.Q(0) : v_mix) + 1.0f) * 0.5f;  // in [0, 1]
+    q[i] = ((c.Visits() ? c.Q(0) : v_mix) + 1.0f) * 0.5f;  // in [0, 1]
   }
   return q;
 }
@@ -178,7 +177,7 @@ float TreeSearch::GumbelSigma() const {
   const Node& root = tree_.root();
   std::uint32_t max_visits = 0;
   for (int i = 0; i < root.num_children; ++i) {
-    max_visits = std::max(max_visits, tree_.node(root.first_child + i).visits.load(kRelaxed));
+    max_visits = std::max(max_visits, tree_.node(root.first_child + i).Visits());
   }
   return (params_.gumbel_c_visit + max_visits) * params_.gumbel_c_scale;
 }
@@ -191,7 +190,7 @@ std::uint32_t TreeSearch::SelectGumbelChild() {
     std::uint32_t fewest = ~0u;
     for (std::size_t i = 0; i < considered_.size(); ++i) {
       const Node& c = tree_.node(root.first_child + considered_[i]);
-      const std::uint32_t n = c.visits.load(kRelaxed) + c.in_flight.load(kRelaxed);
+      const std::uint32_t n = c.Visits() + c.InFlight();
       if (n < quota_[i] && n < fewest) {
         fewest = n;
         pick = static_cast<int>(i);
@@ -236,8 +235,8 @@ std::vector<float> TreeSearch::PolicyTarget() const {
     int best = 0;
     for (int i = 0; i < n; ++i) {
       const Node& c = tree_.node(root.first_child + i);
-      weight[i] = static_cast<float>(c.visits.load(kRelaxed));
-      total += c.visits.load(kRelaxed);
+      weight[i] = static_cast<float>(c.Visits());
+      total += c.Visits();
       if (weight[i] > weight[best]) best = i;
     }
     if (params_.forced_playouts) {
@@ -302,7 +301,7 @@ core::Square TreeSearch::ChooseMove(int ply) {
   std::vector<double> weight(n);
   int most = 0;
   for (int i = 0; i < n; ++i) {
-    weight[i] = tree_.node(root.first_child + i).visits.load(kRelaxed);
+    weight[i] = tree_.node(root.first_child + i).Visits();
     const Node& c = tree_.node(root.first_child + i);
     const Node& m = tree_.node(root.first_child + most);
     if (weight[i] > weight[most] || (weight[i] == weight[most] && c.Q(-1) > m.Q(-1))) most = i;
@@ -330,13 +329,12 @@ SearchResult TreeSearch::Finish(int ply) {
     result.exact = root.exact.load(kRelaxed);
     result.exact_score = -root.exact_score.load(kRelaxed);
   }
-  const std::uint32_t visits = root.visits.load(kRelaxed);
+  const std::uint32_t visits = root.Visits();
   if (proven != Proven::kUnknown) {
     result.win = proven == Proven::kLoss ? 1.0f : 0.0f;  // root stats are the opponent's
     result.loss = proven == Proven::kWin ? 1.0f : 0.0f;
   } else if (visits) {
-    result.win = static_cast<float>(root.loss_sum.load(kRelaxed)) / (kValueScale * visits);
-    result.loss = static_cast<float>(root.win_sum.load(kRelaxed)) / (kValueScale * visits);
+    root.MeanWinLoss(&result.loss, &result.win);  // root stats are the opponent's
   }
   result.draw = std::max(0.0f, 1.0f - result.win - result.loss);
   result.q = result.win - result.loss;
@@ -344,7 +342,7 @@ SearchResult TreeSearch::Finish(int ply) {
     for (int i = 0; i < root.num_children; ++i) {
       const Node& c = tree_.node(root.first_child + i);
       result.children.push_back(
-          {c.move, c.visits.load(kRelaxed),
+          {c.move, c.Visits(),
            saved_priors_.empty() ? c.prior : saved_priors_[i], c.Q(0)});
     }
     if (full_) result.policy_target = PolicyTarget();
@@ -356,9 +354,9 @@ SearchResult TreeSearch::Finish(int ply) {
       const Node* best = &tree_.node(node->first_child);
       for (int i = 1; i < node->num_children; ++i) {
         const Node& c = tree_.node(node->first_child + i);
-        if (c.visits.load(kRelaxed) > best->visits.load(kRelaxed)) best = &c;
+        if (c.Visits() > best->Visits()) best = &c;
       }
-      if (best->visits.load(kRelaxed) == 0) break;
+      if (best->Visits() == 0) break;
       result.pv.push_back(best->move);
       node = best;
     }

@@ -5,20 +5,6 @@
 #include <utility>
 
 namespace othello::mcts {
-namespace {
-
-void CopyStats(const Node& from, Node& to) {
-  to.visits.store(from.visits.load(std::memory_order_relaxed), std::memory_order_relaxed);
-  to.win_sum.store(from.win_sum.load(std::memory_order_relaxed), std::memory_order_relaxed);
-  to.loss_sum.store(from.loss_sum.load(std::memory_order_relaxed), std::memory_order_relaxed);
-  to.prior = from.prior;
-  to.move = from.move;
-  to.proven.store(from.proven.load(std::memory_order_relaxed), std::memory_order_relaxed);
-  to.exact_score.store(from.exact_score.load(std::memory_order_relaxed), std::memory_order_relaxed);
-  to.exact.store(from.exact.load(std::memory_order_relaxed), std::memory_order_relaxed);
-}
-
-}  // namespace
 
 Tree::Tree(const core::Position& root, std::size_t capacity)
     : pool_(std::make_unique<NodePool>(std::max<std::size_t>(capacity, 1))) {
@@ -35,7 +21,7 @@ std::uint32_t Tree::CopySubtree(std::uint32_t from) {
   if (!spare_) spare_ = std::make_unique<NodePool>(pool_->capacity());  // on first reuse
   spare_->Reset();
   const auto top = static_cast<std::uint32_t>(spare_->Allocate(1));
-  CopyStats((*pool_)[from], (*spare_)[top]);
+  (*spare_)[top].CopyFrom((*pool_)[from]);
   std::deque<std::pair<std::uint32_t, std::uint32_t>> queue{{from, top}};
   while (!queue.empty()) {
     const auto [old_index, new_index] = queue.front();
@@ -46,7 +32,7 @@ std::uint32_t Tree::CopySubtree(std::uint32_t from) {
     const std::int64_t block = spare_->Allocate(old_node.num_children);
     if (block < 0) continue;  // cannot happen: the subtree is no larger than the pool
     for (int i = 0; i < old_node.num_children; ++i) {
-      CopyStats((*pool_)[old_node.first_child + i], (*spare_)[block + i]);
+      (*spare_)[block + i].CopyFrom((*pool_)[old_node.first_child + i]);
       queue.emplace_back(old_node.first_child + i, static_cast<std::uint32_t>(block + i));
     }
     new_node.first_child = static_cast<std::uint32_t>(block);

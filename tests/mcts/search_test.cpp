@@ -39,11 +39,11 @@ void ExpectVisitsAddUp(const Tree& tree, std::uint32_t index, bool root) {
   if (node.state.load() != NodeState::kExpanded || node.proven.load() != Proven::kUnknown) return;
   std::uint32_t sum = 0;
   for (int i = 0; i < node.num_children; ++i) {
-    sum += tree.node(node.first_child + i).visits.load();
+    sum += tree.node(node.first_child + i).Visits();
     ExpectVisitsAddUp(tree, node.first_child + i, false);
   }
-  EXPECT_EQ(node.visits.load(), sum + 1) << (root ? "root" : "inner node");
-  EXPECT_EQ(node.in_flight.load(), 0u);
+  EXPECT_EQ(node.Visits(), sum + 1) << (root ? "root" : "inner node");
+  EXPECT_EQ(node.InFlight(), 0u);
 }
 
 TEST(Search, VisitsAddUpAndResultIsConsistent) {
@@ -56,7 +56,7 @@ TEST(Search, VisitsAddUpAndResultIsConsistent) {
   limits.visits = 3000;
   const SearchResult r = RunSearch(search, eval, limits);
   EXPECT_EQ(r.playouts, 3000u);
-  EXPECT_EQ(tree.root().visits.load(), 3001u);
+  EXPECT_EQ(tree.root().Visits(), 3001u);
   ExpectVisitsAddUp(tree, tree.root_index(), true);
   std::uint32_t child_visits = 0;
   for (const auto& c : r.children) child_visits += c.visits;
@@ -193,12 +193,12 @@ TEST(Search, TreeReuseKeepsTheSubtree) {
   const auto child = std::find_if(r.children.begin(), r.children.end(),
                                   [&](auto& c) { return c.move == r.move; });
   tree.Advance(r.move);
-  EXPECT_EQ(tree.root().visits.load(), child->visits);
+  EXPECT_EQ(tree.root().Visits(), child->visits);
   ExpectVisitsAddUp(tree, tree.root_index(), true);
   EXPECT_LE(tree.pool().used(), tree.pool().capacity());
   // Searching again from the kept subtree adds to it.
   const SearchResult again = RunSearch(search, eval, limits);
-  EXPECT_EQ(tree.root().visits.load(), child->visits + 4000);
+  EXPECT_EQ(tree.root().Visits(), child->visits + 4000);
   tree.Advance(again.move);
   tree.Advance(tree.root_position().LegalMoves() ? core::LowestSquare(tree.root_position().LegalMoves())
                                                  : core::kPass);
