@@ -18,8 +18,8 @@ struct BenchSearchOptions {
 };
 
 void RunBenchSearch(const BenchSearchOptions& opt) {
-  std::printf("%-8s %12s %10s %14s %10s\n", "threads", "playouts", "seconds", "playouts/s",
-              "scaling");
+  std::printf("%-8s %12s %10s %14s %10s %11s\n", "threads", "playouts", "seconds",
+              "playouts/s", "scaling", "collisions");
   double single = 0;
   for (int threads : opt.threads) {
     mcts::UniformEvaluator evaluator;
@@ -36,9 +36,9 @@ void RunBenchSearch(const BenchSearchOptions& opt) {
     const mcts::SearchResult r = mcts::RunSearch(search, evaluator, limits);
     const double rate = r.playouts / r.seconds;
     if (threads == opt.threads.front()) single = rate / threads;
-    std::printf("%-8d %12llu %10.3f %14.0f %10.2f\n", threads,
+    std::printf("%-8d %12llu %10.3f %14.0f %10.2f %11llu\n", threads,
                 static_cast<unsigned long long>(r.playouts), r.seconds, rate,
-                single > 0 ? rate / single : 0.0);
+                single > 0 ? rate / single : 0.0, static_cast<unsigned long long>(r.collisions));
     std::fflush(stdout);
   }
 }

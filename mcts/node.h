@@ -16,9 +16,9 @@
 //   acquire before touching children.
 // - proven moves forward only (unknown -> win/draw/loss); exact_score and exact are
 //   stored before proven is stored with release, and read after it is loaded with acquire.
+#include <algorithm>
 #include <atomic>
 #include <cstdint>
-#include <vector>
 
 #include "core/bitboard.h"
 
@@ -123,28 +123,67 @@ struct Node {
   std::atomic<std::int64_t> draw_sum_{0};    // sum of P(draw), * kValueScale
 };
 
-// A fixed-capacity arena of nodes; Allocate() hands out contiguous blocks.
+// A fixed-capacity arena of nodes; Allocate() hands out contiguous blocks. Large
+// pools are backed by transparent huge pages where the OS offers them (fewer TLB
+// misses on the random walks of a big tree).
 // Thread safety: Allocate() is lock-free; Reset() needs exclusive access.
 class NodePool {
  public:
-  explicit NodePool(std::size_t capacity) : nodes_(capacity) {}
+  explicit NodePool(std::size_t capacity);
+  ~NodePool();
+  NodePool(const NodePool&) = delete;
+  NodePool& operator=(const NodePool&) = delete;
 
   // Index of the first of `count` fresh nodes, or -1 when the pool is full.
   std::int64_t Allocate(int count) {
     const std::size_t begin = used_.fetch_add(count, std::memory_order_relaxed);
-    if (begin + count > nodes_.size()) return -1;
+    if (begin + count > capacity_) return -1;
+    return Fresh(begin, count);
+  }
+
+  // A thread's private run of reserved nodes: threads then rarely touch the shared
+  // counter. A cursor is tied to one pool and one Reset() generation.
+  struct Cursor {
+    const NodePool* pool = nullptr;
+    std::uint64_t generation = 0;
+    std::size_t next = 0, end = 0;
+  };
+  std::int64_t Allocate(int count, Cursor& cursor) {
+    if (cursor.pool != this || cursor.generation != generation_ ||
+        cursor.next + count > cursor.end) {
+      const std::size_t chunk = std::max<std::size_t>(count, kChunk);
+      const std::size_t begin = used_.fetch_add(chunk, std::memory_order_relaxed);
+      if (begin + count > capacity_) return -1;
+      cursor = Cursor{this, generation_, begin, std::min(begin + chunk, capacity_)};
+    }
+    const std::size_t begin = cursor.next;
+    cursor.next += count;
+    return Fresh(begin, count);
+  }
+
+  Node& operator[](std::size_t i) { return nodes_[i]; }
+  const Node& operator[](std::size_t i) const { return nodes_[i]; }
+  std::size_t used() const { return std::min(used_.load(std::memory_order_relaxed), capacity_); }
+  std::size_t capacity() const { return capacity_; }
+  void Reset() {
+    used_.store(0, std::memory_order_relaxed);
+    ++generation_;
+  }
+
+ private:
+  static constexpr std::size_t kChunk = 1024;
+  std::int64_t Fresh(std::size_t begin, int count) {
     for (int i = 0; i < count; ++i) nodes_[begin + i].Reset();
     return static_cast<std::int64_t>(begin);
   }
-  Node& operator[](std::size_t i) { return nodes_[i]; }
-  const Node& operator[](std::size_t i) const { return nodes_[i]; }
-  std::size_t used() const { return std::min(used_.load(std::memory_order_relaxed), nodes_.size()); }
-  std::size_t capacity() const { return nodes_.size(); }
-  void Reset() { used_.store(0, std::memory_order_relaxed); }
 
- private:
-  std::vector<Node> nodes_;
-  std::atomic<std::size_t> used_{0};
+  Node* nodes_ = nullptr;  // read on every node access
+  std::size_t capacity_ = 0;
+  std::size_t bytes_ = 0;
+  std::uint64_t generation_ = 0;  // changes only in Reset()
+  // Written by expansions: on its own cache line, away from nodes_.
+  alignas(64) std::atomic<std::size_t> used_{0};
+  alignas(64) char padding_ = 0;
 };
 
 }  // namespace othello::mcts

@@ -33,17 +33,25 @@ bool TreeSearch::Done() const {
 
 void TreeSearch::Gather(EvalBatch& batch, LeafBuffer& leaves, int max_leaves) {
   EvalOutput cached;
-  for (int i = 0; i < max_leaves; ++i) {
-    if (limits_.visits && started_.fetch_add(1, kRelaxed) >= limits_.visits) {
-      started_.fetch_sub(1, kRelaxed);
-      return;
+  std::uint64_t finished = 0;  // counted once per round: the counter is shared
+  if (limits_.visits) {
+    // Reserve this round's playouts at once, and give back what goes unused.
+    const std::uint64_t before = started_.fetch_add(max_leaves, kRelaxed);
+    const std::uint64_t allowed = before >= limits_.visits ? 0 : limits_.visits - before;
+    if (allowed < static_cast<std::uint64_t>(max_leaves)) {
+      started_.fetch_sub(max_leaves - allowed, kRelaxed);
+      max_leaves = static_cast<int>(allowed);
     }
+  }
+  int begun = 0;
+  for (; begun < max_leaves; ++begun) {
     PendingLeaf& leaf = leaves.Next();
     const Descent d = Descend(leaf);
     if (d == Descent::kLeaf) {
       if (cache_ && cache_->Lookup(leaf.position, cached)) {
-        ExpandAndBackup(leaf, cached);
+        ExpandAndBackup(leaf, cached, leaves.cursor());
         leaves.DropLast();
+        ++finished;
       } else {
         batch.Add(leaf.position);
       }
@@ -51,27 +59,30 @@ void TreeSearch::Gather(EvalBatch& batch, LeafBuffer& leaves, int max_leaves) {
     }
     leaves.DropLast();
     if (d == Descent::kBackedUp) {
-      finished_.fetch_add(1, kRelaxed);
+      ++finished;
       continue;
     }
-    if (limits_.visits) started_.fetch_sub(1, kRelaxed);
-    return;  // a collision: the rest of the tree is busy; evaluate what we have
+    collisions_.fetch_add(1, kRelaxed);
+    break;  // a collision: the rest of the tree is busy; evaluate what we have
   }
+  if (limits_.visits && begun < max_leaves) started_.fetch_sub(max_leaves - begun, kRelaxed);
+  if (finished) finished_.fetch_add(finished, kRelaxed);
 }
 
-void TreeSearch::Apply(const EvalBatch& batch, int offset, const LeafBuffer& leaves) {
+void TreeSearch::Apply(const EvalBatch& batch, int offset, LeafBuffer& leaves) {
   for (std::size_t i = 0; i < leaves.size(); ++i) {
     const EvalOutput& eval = batch.output(offset + static_cast<int>(i));
     if (cache_) cache_->Insert(leaves[i].position, eval);
-    ExpandAndBackup(leaves[i], eval);
+    ExpandAndBackup(leaves[i], eval, leaves.cursor());
   }
+  finished_.fetch_add(leaves.size(), kRelaxed);
 }
 
-void TreeSearch::ExpandAndBackup(const PendingLeaf& leaf, const EvalOutput& eval) {
-  Expand(leaf.path.back(), leaf.position, eval);
+void TreeSearch::ExpandAndBackup(const PendingLeaf& leaf, const EvalOutput& eval,
+                                 NodePool::Cursor& cursor) {
+  Expand(leaf.path.back(), leaf.position, eval, cursor);
   // The leaf node's statistics are for the player who moved into it.
   Backup(leaf.path, eval.loss, eval.win);
-  finished_.fetch_add(1, kRelaxed);
 }
 
 TreeSearch::Descent TreeSearch::Descend(PendingLeaf& leaf) {
@@ -79,7 +90,8 @@ TreeSearch::Descent TreeSearch::Descend(PendingLeaf& leaf) {
   std::uint32_t index = tree_.root_index();
   leaf.path.push_back(index);
   core::Position pos = tree_.root_position();
-  tree_.node(index).BeginPlayout();
+  // The root's own counters are not touched by playouts (every playout would write the
+  // same cache line from every thread); its statistics are its children's.
   while (true) {
     Node& node = tree_.node(index);
     if (node.proven.load(std::memory_order_acquire) != Proven::kUnknown) {
@@ -122,9 +134,18 @@ std::uint32_t TreeSearch::SelectChild(std::uint32_t parent_index, bool at_root) 
   const std::uint32_t first = parent.first_child;
   const int count = parent.num_children;
   // Children's visits add up to the parent's (less its own evaluation).
-  std::uint32_t parent_visits, parent_in_flight;
-  parent.Counts(&parent_visits, &parent_in_flight);
-  const std::uint32_t total = parent_visits + parent_in_flight;
+  std::uint32_t total = 0;
+  if (at_root) {
+    for (int i = 0; i < count; ++i) {
+      std::uint32_t v, f;
+      tree_.node(first + i).Counts(&v, &f);
+      total += v + f;
+    }
+  } else {
+    std::uint32_t parent_visits, parent_in_flight;
+    parent.Counts(&parent_visits, &parent_in_flight);
+    total = parent_visits + parent_in_flight;
+  }
   const float explore = params_.c_puct * std::sqrt(static_cast<float>(std::max(total, 1u)));
   const bool forced = at_root && params_.forced_playouts && full_;
   // One pass: visited children are scored directly; among unvisited ones, whose score
@@ -172,11 +193,11 @@ std::uint32_t TreeSearch::SelectChild(std::uint32_t parent_index, bool at_root) 
 }
 
 bool TreeSearch::Expand(std::uint32_t index, const core::Position& position,
-                        const EvalOutput& eval) {
+                        const EvalOutput& eval, NodePool::Cursor& cursor) {
   Node& node = tree_.node(index);
   const core::Bitboard legal = position.LegalMoves();
   const int count = legal ? core::PopCount(legal) : 1;
-  const std::int64_t block = tree_.pool().Allocate(count);
+  const std::int64_t block = tree_.pool().Allocate(count, cursor);
   if (block < 0) {  // the pool is full: keep the value, stop the search
     stop_.store(true, kRelaxed);
     node.state.store(NodeState::kUnexpanded, std::memory_order_release);
@@ -204,14 +225,14 @@ bool TreeSearch::Expand(std::uint32_t index, const core::Position& position,
 
 void TreeSearch::Backup(const std::vector<std::uint32_t>& path, float win, float loss) {
   std::int64_t w = Fixed(win), l = Fixed(loss);
-  for (std::size_t i = path.size(); i-- > 0;) {
+  for (std::size_t i = path.size(); i-- > 1;) {  // not the root (see Descend)
     tree_.node(path[i]).FinishPlayout(w, l);
     std::swap(w, l);
   }
 }
 
 void TreeSearch::CancelPath(const std::vector<std::uint32_t>& path) {
-  for (std::uint32_t index : path) tree_.node(index).CancelPlayout();
+  for (std::size_t i = 1; i < path.size(); ++i) tree_.node(path[i]).CancelPlayout();
 }
 
 float TreeSearch::ProvenValue(const Node& node) const {

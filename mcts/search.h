@@ -92,6 +92,7 @@ struct SearchResult {
   int exact_score = 0;   // margin for the side to move when exact
   bool full_search = true;
   std::uint64_t playouts = 0;
+  std::uint64_t collisions = 0;  // descents abandoned at a leaf another playout expands
   double seconds = 0;
 };
 
@@ -102,7 +103,8 @@ struct PendingLeaf {
   core::Position position;
 };
 
-// Reusable storage for the leaves of one gather round (keeps the paths' capacity).
+// One thread's reusable storage for the leaves of a gather round (keeps the paths'
+// capacity) and its reserved run of tree nodes.
 class LeafBuffer {
  public:
   void Clear() { size_ = 0; }
@@ -113,8 +115,10 @@ class LeafBuffer {
   void DropLast() { --size_; }
   std::size_t size() const { return size_; }
   const PendingLeaf& operator[](std::size_t i) const { return leaves_[i]; }
+  NodePool::Cursor& cursor() { return cursor_; }
 
  private:
+  NodePool::Cursor cursor_;  // the gathering thread's reserved nodes
   std::vector<PendingLeaf> leaves_;
   std::size_t size_ = 0;
 };
@@ -132,7 +136,7 @@ class TreeSearch {
   // leaves to `leaves` (finished, solved and cached leaves are backed up at once).
   void Gather(EvalBatch& batch, LeafBuffer& leaves, int max_leaves);
   // Expands and backs up `leaves`, whose outputs are batch.output(offset + i).
-  void Apply(const EvalBatch& batch, int offset, const LeafBuffer& leaves);
+  void Apply(const EvalBatch& batch, int offset, LeafBuffer& leaves);
   // True when a limit is reached or the root is proven.
   bool Done() const;
   // The result; restores the root priors changed by noise. Call after the last Apply.
@@ -148,9 +152,11 @@ class TreeSearch {
 
   // search.cpp
   Descent Descend(PendingLeaf& leaf);
-  void ExpandAndBackup(const PendingLeaf& leaf, const EvalOutput& eval);
+  void ExpandAndBackup(const PendingLeaf& leaf, const EvalOutput& eval,
+                       NodePool::Cursor& cursor);
   std::uint32_t SelectChild(std::uint32_t parent, bool at_root);
-  bool Expand(std::uint32_t index, const core::Position& position, const EvalOutput& eval);
+  bool Expand(std::uint32_t index, const core::Position& position, const EvalOutput& eval,
+              NodePool::Cursor& cursor);
   void Backup(const std::vector<std::uint32_t>& path, float win, float loss);
   void CancelPath(const std::vector<std::uint32_t>& path);
   bool SolveLeaf(Node& node, const core::Position& position);
@@ -166,6 +172,7 @@ class TreeSearch {
   float ForcedPlayouts(const Node& child, std::uint32_t total) const;
   std::vector<float> CompletedQ() const;
   float GumbelSigma() const;
+  void RootValue(float* win, float* loss) const;
   std::vector<float> PolicyTarget() const;
   core::Square ChooseMove(int ply);
 
@@ -177,9 +184,13 @@ class TreeSearch {
   SearchLimits limits_;
   bool full_ = true;
   std::chrono::steady_clock::time_point start_;
-  std::atomic<std::uint64_t> started_{0};  // playouts begun (for the visit limit)
+  // Counters written by every search thread, on their own cache line so that they do
+  // not invalidate the read-mostly fields above.
+  alignas(64) std::atomic<std::uint64_t> started_{0};  // playouts begun (visit limit)
   std::atomic<std::uint64_t> finished_{0};
+  std::atomic<std::uint64_t> collisions_{0};
   std::atomic<bool> stop_{false};      // set when the pool is full
+  alignas(64) char padding_ = 0;
   EvalOutput root_eval_;
   std::vector<float> saved_priors_;    // root priors before noise
 

@@ -48,6 +48,7 @@ void TreeSearch::Begin(const SearchLimits& limits, bool full) {
   full_ = full;
   started_.store(0, kRelaxed);
   finished_.store(0, kRelaxed);
+  collisions_.store(0, kRelaxed);
   stop_.store(false, kRelaxed);
   start_ = std::chrono::steady_clock::now();
   saved_priors_.clear();
@@ -79,7 +80,8 @@ void TreeSearch::ExpandRoot() {
   }
   if (root.state.load(std::memory_order_acquire) == NodeState::kUnexpanded) {
     root.state.store(NodeState::kExpanding, std::memory_order_relaxed);
-    if (Expand(tree_.root_index(), pos, root_eval_)) {
+    NodePool::Cursor cursor;
+    if (Expand(tree_.root_index(), pos, root_eval_, cursor)) {
       root.FinishPlayout(std::llround(root_eval_.loss * kValueScale),
                          std::llround(root_eval_.win * kValueScale), /*begun=*/false);
     }
@@ -211,6 +213,25 @@ std::uint32_t TreeSearch::SelectGumbelChild() {
 
 // --- Results -------------------------------------------------------------------------
 
+void TreeSearch::RootValue(float* win, float* loss) const {
+  // The root's own evaluation (its statistics are the opponent's) and its children's.
+  const Node& root = tree_.root();
+  float w = 0, l = 0;
+  root.MeanWinLoss(&l, &w);
+  double visits = root.Visits(), win_sum = w * visits, loss_sum = l * visits;
+  if (root.state.load(std::memory_order_acquire) == NodeState::kExpanded) {
+    for (int i = 0; i < root.num_children; ++i) {
+      const Node& c = tree_.node(root.first_child + i);
+      c.MeanWinLoss(&w, &l);
+      win_sum += static_cast<double>(w) * c.Visits();
+      loss_sum += static_cast<double>(l) * c.Visits();
+      visits += c.Visits();
+    }
+  }
+  *win = visits ? static_cast<float>(win_sum / visits) : 0.0f;
+  *loss = visits ? static_cast<float>(loss_sum / visits) : 0.0f;
+}
+
 std::vector<float> TreeSearch::PolicyTarget() const {
   const Node& root = tree_.root();
   const int size = tree_.root_position().size();
@@ -321,6 +342,7 @@ SearchResult TreeSearch::Finish(int ply) {
   Node& root = tree_.root();
   result.full_search = full_;
   result.playouts = finished_.load(kRelaxed);
+  result.collisions = collisions_.load(kRelaxed);
   result.seconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count();
   const Proven proven = root.proven.load(std::memory_order_acquire);
@@ -329,12 +351,11 @@ SearchResult TreeSearch::Finish(int ply) {
     result.exact = root.exact.load(kRelaxed);
     result.exact_score = -root.exact_score.load(kRelaxed);
   }
-  const std::uint32_t visits = root.Visits();
   if (proven != Proven::kUnknown) {
     result.win = proven == Proven::kLoss ? 1.0f : 0.0f;  // root stats are the opponent's
     result.loss = proven == Proven::kWin ? 1.0f : 0.0f;
-  } else if (visits) {
-    root.MeanWinLoss(&result.loss, &result.win);  // root stats are the opponent's
+  } else {
+    RootValue(&result.win, &result.loss);
   }
   result.draw = std::max(0.0f, 1.0f - result.win - result.loss);
   result.q = result.win - result.loss;

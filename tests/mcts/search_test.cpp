@@ -33,7 +33,8 @@ SearchResult Search(const Position& pos, SearchParams params, std::uint64_t visi
   return RunSearch(search, eval, limits);
 }
 
-// Every expanded, unproven node has one visit for its own evaluation plus its children's.
+// Every expanded, unproven node below the root has one visit for its own evaluation
+// plus its children's (the root's statistics are its children's).
 void ExpectVisitsAddUp(const Tree& tree, std::uint32_t index, bool root) {
   const Node& node = tree.node(index);
   if (node.state.load() != NodeState::kExpanded || node.proven.load() != Proven::kUnknown) return;
@@ -42,7 +43,9 @@ void ExpectVisitsAddUp(const Tree& tree, std::uint32_t index, bool root) {
     sum += tree.node(node.first_child + i).Visits();
     ExpectVisitsAddUp(tree, node.first_child + i, false);
   }
-  EXPECT_EQ(node.Visits(), sum + 1) << (root ? "root" : "inner node");
+  if (!root) {
+    EXPECT_EQ(node.Visits(), sum + 1);
+  }
   EXPECT_EQ(node.InFlight(), 0u);
 }
 
@@ -56,7 +59,6 @@ TEST(Search, VisitsAddUpAndResultIsConsistent) {
   limits.visits = 3000;
   const SearchResult r = RunSearch(search, eval, limits);
   EXPECT_EQ(r.playouts, 3000u);
-  EXPECT_EQ(tree.root().Visits(), 3001u);
   ExpectVisitsAddUp(tree, tree.root_index(), true);
   std::uint32_t child_visits = 0;
   for (const auto& c : r.children) child_visits += c.visits;
@@ -198,7 +200,9 @@ TEST(Search, TreeReuseKeepsTheSubtree) {
   EXPECT_LE(tree.pool().used(), tree.pool().capacity());
   // Searching again from the kept subtree adds to it.
   const SearchResult again = RunSearch(search, eval, limits);
-  EXPECT_EQ(tree.root().Visits(), child->visits + 4000);
+  std::uint32_t child_visits = 0;
+  for (const auto& c : again.children) child_visits += c.visits;
+  EXPECT_EQ(child_visits, child->visits - 1 + 4000);
   tree.Advance(again.move);
   tree.Advance(tree.root_position().LegalMoves() ? core::LowestSquare(tree.root_position().LegalMoves())
                                                  : core::kPass);
