@@ -207,6 +207,12 @@ class TreeSearch {
 SearchResult RunSearch(TreeSearch& search, Evaluator& evaluator, const SearchLimits& limits,
                        int ply = 0, bool full = true);
 
+// One self-play move: draws full or fast (playout cap randomisation), searches with
+// params.full_visits or params.fast_visits (plus `limits`' other bounds), and returns
+// the result, whose full_search says which it was.
+SearchResult RunSelfPlayMove(TreeSearch& search, Evaluator& evaluator, int ply,
+                             SearchLimits limits = {});
+
 // Searches many trees on the calling thread, gathering leaves from all of them into
 // one batch per evaluator call (self-play with many games in flight). Each search
 // must have had Begin() called; returns when every one is Done().

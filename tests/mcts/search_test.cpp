@@ -261,6 +261,45 @@ TEST(Search, PlayoutCapRandomisation) {
   EXPECT_TRUE(fast.policy_target.empty());
 }
 
+TEST(Search, SelfPlayMovesUseFullAndFastBudgets) {
+  SearchParams params;
+  params.full_search_probability = 0.5f;
+  params.full_visits = 64;
+  params.fast_visits = 8;
+  params.dirichlet_noise = true;
+  params.solver_empties = 0;
+  UniformEvaluator eval;
+  Tree tree(Position::Standard(8), 1 << 16);
+  TreeSearch search(tree, eval, params, nullptr, 3);
+  int full = 0;
+  for (int ply = 0; ply < 20; ++ply) {
+    const SearchResult r = RunSelfPlayMove(search, eval, ply);
+    EXPECT_EQ(r.playouts, r.full_search ? 64u : 8u);
+    EXPECT_EQ(r.policy_target.empty(), !r.full_search);
+    full += r.full_search;
+    tree.Advance(r.move);
+    if (tree.root_position().IsGameOver()) break;
+  }
+  EXPECT_GT(full, 2);
+  EXPECT_LT(full, 18);
+}
+
+TEST(Search, ResultCacheServesTranspositions) {
+  SearchParams params;
+  params.solver_empties = 0;
+  UniformEvaluator eval;
+  EvalCache cache(1 << 16, /*canonical=*/true);
+  Tree tree(Position::Standard(8), 1 << 18);
+  TreeSearch search(tree, eval, params, &cache, 1);
+  SearchLimits limits;
+  limits.visits = 20000;
+  const SearchResult r = RunSearch(search, eval, limits);
+  EXPECT_EQ(r.playouts, 20000u);
+  // The 8x8 start is symmetric and move orders transpose: many leaves are known.
+  EXPECT_GT(cache.hits(), 1000u);
+  ExpectVisitsAddUp(tree, tree.root_index(), true);
+}
+
 TEST(Search, TemperatureSchedule) {
   SearchParams params;
   params.temperature_start = 1.0f;
