@@ -152,24 +152,7 @@ class Search {
     ctx_.Tick();
     MoveList list;
     Order(player, opponent, moves, HashMove(player, opponent), n, list);
-    int best = -kInf;
-    for (int i = 0; i < list.count; ++i) {
-      const Move& m = list.Next(i);
-      int v;
-      if (i == 0) {
-        v = -Pvs(m.player, m.opponent, -beta, -alpha, n - 1);
-      } else {
-        v = -Nws(m.player, m.opponent, -alpha - 1, n - 1);
-        if (v > alpha && v < beta) v = -Pvs(m.player, m.opponent, -beta, -v, n - 1);
-      }
-      if (v > best) {
-        best = v;
-        *best_move = m.square;
-        if (v > alpha) alpha = v;
-        if (alpha >= beta) break;
-      }
-    }
-    return best;
+    return SearchMoves(list, alpha, beta, n, best_move);
   }
 
  private:
@@ -332,6 +315,29 @@ class Search {
     return -kInf;
   }
 
+  // The principal-variation move loop: the first move with the full window, the others
+  // with a null window first and a re-search when they beat alpha.
+  int SearchMoves(MoveList& list, int alpha, int beta, int n, Square* best_square) {
+    int best = -kInf;
+    for (int i = 0; i < list.count; ++i) {
+      const Move& m = list.Next(i);
+      int v;
+      if (i == 0) {
+        v = -Pvs(m.player, m.opponent, -beta, -alpha, n - 1);
+      } else {
+        v = -Nws(m.player, m.opponent, -alpha - 1, n - 1);
+        if (v > alpha && v < beta) v = -Pvs(m.player, m.opponent, -beta, -v, n - 1);
+      }
+      if (v > best) {
+        best = v;
+        *best_square = m.square;
+        if (v > alpha) alpha = v;
+        if (alpha >= beta) break;
+      }
+    }
+    return best;
+  }
+
   int Pvs(Bits player, Bits opponent, int alpha, int beta, int n) {
     if (n <= kSmallEmpties) return Small(player, opponent, alpha, beta, n);
     ctx_.Tick();
@@ -350,26 +356,9 @@ class Search {
     }
     MoveList list;
     Order(player, opponent, moves, hash_move, n, list);
-    const int alpha0 = alpha;
-    int best = -kInf;
     Square best_square = -1;
-    for (int i = 0; i < list.count; ++i) {
-      const Move& m = list.Next(i);
-      int v;
-      if (i == 0) {
-        v = -Pvs(m.player, m.opponent, -beta, -alpha, n - 1);
-      } else {
-        v = -Nws(m.player, m.opponent, -alpha - 1, n - 1);
-        if (v > alpha && v < beta) v = -Pvs(m.player, m.opponent, -beta, -v, n - 1);
-      }
-      if (v > best) {
-        best = v;
-        best_square = m.square;
-        if (v > alpha) alpha = v;
-        if (alpha >= beta) break;
-      }
-    }
-    const int lower = best > alpha0 ? best : -kInf;
+    const int best = SearchMoves(list, alpha, beta, n, &best_square);
+    const int lower = best > alpha ? best : -kInf;
     const int upper = best < beta ? best : kInf;
     ctx_.table.Store(key, n, lower, upper, best_square);
     return best;
