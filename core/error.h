@@ -12,6 +12,13 @@ struct Error {
   std::string message;
 };
 
+// The project's exception for files and configuration (checkpoints, configs, game
+// files): the message names the file, the key or field, and the offending value.
+class InputError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
 template <typename T>
 class Result {
  public:

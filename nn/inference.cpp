@@ -1,0 +1,160 @@
+#include "nn/inference.h"
+
+#include <algorithm>
+#include <map>
+#include <thread>
+
+#include "core/error.h"
+#include "core/hash.h"
+#include "core/symmetry.h"
+#include "nn/encoding.h"
+
+namespace othello::nn {
+
+torch::Device ResolveDevice(const std::string& device) {
+  if (device == "auto") return torch::cuda::is_available() ? torch::kCUDA : torch::kCPU;
+  if (device == "cpu") return torch::kCPU;
+  if (device.rfind("cuda", 0) == 0) {
+    if (!torch::cuda::is_available()) {
+      throw core::InputError("device '" + device + "': CUDA is not available in this build or " +
+                             "on this machine");
+    }
+    try {
+      return torch::Device(device);
+    } catch (const c10::Error&) {
+      throw core::InputError("device '" + device + "' is not a valid device (use cuda or cuda:N)");
+    }
+  }
+  throw core::InputError("unknown device '" + device + "' (use auto, cpu, cuda or cuda:N)");
+}
+
+int DefaultCpuThreads(int max_batch) {
+  // Measured with Debian's LibTorch 1.13 + OpenBLAS on 2 cores (README): one thread
+  // is fastest for single positions, all cores pay from batches of 8 up.
+  const int cores = std::max(1u, std::thread::hardware_concurrency());
+  return max_batch < 8 ? 1 : cores;
+}
+
+namespace {
+
+torch::ScalarType ResolvePrecision(const std::string& precision, const torch::Device& device) {
+  if (precision == "fp32") return torch::kFloat32;
+  if (precision == "fp16" || precision == "bf16") {
+    if (!device.is_cuda()) {
+      throw core::InputError("precision '" + precision + "' needs a CUDA device (the CPU runs fp32)");
+    }
+    return precision == "fp16" ? torch::kFloat16 : torch::kBFloat16;
+  }
+  if (precision == "auto") return device.is_cuda() ? torch::kBFloat16 : torch::kFloat32;
+  throw core::InputError("unknown precision '" + precision + "' (use auto, fp32, fp16 or bf16)");
+}
+
+}  // namespace
+
+NetEvaluator::NetEvaluator(OthelloNet& net, const InferenceOptions& options)
+    : options_(options),
+      device_(ResolveDevice(options.device)),
+      dtype_(ResolvePrecision(options.precision, device_)) {
+  if (device_.is_cpu()) {
+    torch::set_num_threads(options.threads > 0 ? options.threads
+                                               : DefaultCpuThreads(options.max_batch));
+  }
+  net_ = CloneNet(net);
+  net_->eval();
+  net_->to(device_, dtype_);
+  if (options.cache_entries > 0) {
+    cache_ = std::make_unique<mcts::EvalCache>(options.cache_entries, options.cache_canonical);
+  }
+  batcher_ = std::make_unique<mcts::BatchingEvaluator>(
+      [this](const auto& positions, const auto& outputs) { Backend(positions, outputs); },
+      options.max_batch, std::chrono::microseconds(options.max_wait_us));
+}
+
+NetEvaluator::~NetEvaluator() = default;
+
+void NetEvaluator::Submit(mcts::EvalBatch& batch) { batcher_->Submit(batch); }
+void NetEvaluator::Wait(mcts::EvalBatch& batch) { batcher_->Wait(batch); }
+
+void NetEvaluator::Backend(const std::vector<const core::Position*>& positions,
+                           const std::vector<mcts::EvalOutput*>& outputs) {
+  if (!cache_) {
+    Forward(positions, outputs);
+    return;
+  }
+  std::vector<const core::Position*> miss_positions;
+  std::vector<mcts::EvalOutput*> miss_outputs;
+  for (std::size_t i = 0; i < positions.size(); ++i) {
+    if (!cache_->Lookup(*positions[i], *outputs[i])) {
+      miss_positions.push_back(positions[i]);
+      miss_outputs.push_back(outputs[i]);
+    }
+  }
+  if (miss_positions.empty()) return;
+  Forward(miss_positions, miss_outputs);
+  for (std::size_t i = 0; i < miss_positions.size(); ++i) {
+    cache_->Insert(*miss_positions[i], *miss_outputs[i]);
+  }
+}
+
+void NetEvaluator::Forward(const std::vector<const core::Position*>& positions,
+                           const std::vector<mcts::EvalOutput*>& outputs) {
+  std::map<int, std::vector<std::size_t>> by_size;
+  for (std::size_t i = 0; i < positions.size(); ++i) by_size[positions[i]->size()].push_back(i);
+  if (by_size.size() == 1) {
+    ForwardSameSize(positions, outputs);
+    return;
+  }
+  for (const auto& [size, indices] : by_size) {
+    std::vector<const core::Position*> p;
+    std::vector<mcts::EvalOutput*> o;
+    for (std::size_t i : indices) {
+      p.push_back(positions[i]);
+      o.push_back(outputs[i]);
+    }
+    ForwardSameSize(p, o);
+  }
+}
+
+void NetEvaluator::ForwardSameSize(const std::vector<const core::Position*>& positions,
+                                   const std::vector<mcts::EvalOutput*>& outputs) {
+  const auto batch = static_cast<std::int64_t>(positions.size());
+  const int size = positions.front()->size(), area = size * size;
+  std::vector<int> symmetry(batch, 0);
+  if (options_.random_symmetry) {
+    core::Rng rng(core::Mix64(options_.seed ^ symmetry_calls_.fetch_add(1)));
+    for (int& s : symmetry) s = static_cast<int>(rng.Below(core::kNumSymmetries));
+  }
+  torch::Tensor input = torch::empty({batch, kInputPlanes, size, size}, torch::kFloat32);
+  float* data = input.data_ptr<float>();
+  for (std::int64_t i = 0; i < batch; ++i) {
+    EncodePosition(core::TransformPosition(*positions[i], symmetry[i]),
+                   data + i * kInputPlanes * area);
+  }
+  torch::NoGradGuard no_grad;
+  const NetOutput out = net_->forward(input.to(device_, dtype_));
+  const torch::Tensor policy = torch::softmax(out.policy_logits.to(torch::kFloat32), 1).cpu();
+  const torch::Tensor wdl = torch::softmax(out.wdl_logits.to(torch::kFloat32), 1).cpu();
+  const torch::Tensor ownership = out.ownership.to(torch::kFloat32).cpu();
+  const torch::Tensor disc = out.disc_difference.to(torch::kFloat32).cpu();
+  const float* p = policy.data_ptr<float>();
+  const float* w = wdl.data_ptr<float>();
+  const float* own = ownership.data_ptr<float>();
+  const float* d = disc.data_ptr<float>();
+  for (std::int64_t i = 0; i < batch; ++i) {
+    mcts::EvalOutput& o = *outputs[i];
+    for (int sq = 0; sq < area; ++sq) {
+      // Output square sq of the original position is square T(sq) of the transformed one.
+      const int t = core::TransformSquare(sq, size, symmetry[i]);
+      o.policy[sq] = p[i * (area + 1) + t];
+      o.ownership[sq] = own[i * area + t];
+    }
+    o.policy[area] = p[i * (area + 1) + area];
+    o.win = w[i * 3];
+    o.draw = w[i * 3 + 1];
+    o.loss = w[i * 3 + 2];
+    o.disc_difference = d[i] * area;
+    o.has_aux = true;
+  }
+}
+
+}  // namespace othello::nn

@@ -1,0 +1,79 @@
+#pragma once
+// The network behind the search's Evaluator interface: requests from many search
+// threads are gathered into batches (mcts::BatchingEvaluator: at most max_batch
+// positions, waiting at most max_wait_us), encoded, run on the CPU or a CUDA device
+// (chosen automatically unless given), in fp32, or fp16/bf16 on CUDA, and turned into
+// probabilities. Options: a result cache (optionally canonical under symmetry) and
+// random-symmetry evaluation (each position is evaluated in one of its 8 symmetric
+// forms, chosen at random, and the outputs are mapped back).
+//
+// Thread safety: Submit/Wait/Forward from any thread. The net is copied at
+// construction; later changes to the caller's net do not affect this evaluator.
+#include <atomic>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include <torch/torch.h>
+
+#include "mcts/batching_evaluator.h"
+#include "mcts/eval_cache.h"
+#include "mcts/evaluator.h"
+#include "nn/model.h"
+
+namespace othello::nn {
+
+struct InferenceOptions {
+  std::string device = "auto";     // auto (CUDA when available), cpu, cuda, cuda:N
+  std::string precision = "auto";  // auto (bf16 on CUDA, fp32 on CPU), fp32, fp16, bf16
+  int max_batch = 256;
+  int max_wait_us = 1000;
+  int threads = 0;                 // LibTorch CPU threads (0: the measured default)
+  bool random_symmetry = false;
+  std::size_t cache_entries = 0;   // 0: no cache
+  bool cache_canonical = true;
+  std::uint64_t seed = 0;          // for random symmetries
+};
+
+// The device an options string asks for; throws core::InputError for an unknown
+// device or an unavailable CUDA.
+torch::Device ResolveDevice(const std::string& device);
+// The default number of LibTorch CPU threads (see README: measured on 2 cores).
+int DefaultCpuThreads(int max_batch);
+
+class NetEvaluator : public mcts::Evaluator {
+ public:
+  NetEvaluator(OthelloNet& net, const InferenceOptions& options);
+  ~NetEvaluator() override;
+
+  void Submit(mcts::EvalBatch& batch) override;
+  void Wait(mcts::EvalBatch& batch) override;
+
+  // The raw forward pass on `positions` (no batching, no cache): what the batcher
+  // calls, and what benchmarks compare it with.
+  void Forward(const std::vector<const core::Position*>& positions,
+               const std::vector<mcts::EvalOutput*>& outputs);
+
+  torch::Device device() const { return device_; }
+  torch::ScalarType dtype() const { return dtype_; }
+  const mcts::BatchingEvaluator& batcher() const { return *batcher_; }
+  const mcts::EvalCache* cache() const { return cache_.get(); }
+
+ private:
+  // Evaluates positions of one board size.
+  void ForwardSameSize(const std::vector<const core::Position*>& positions,
+                       const std::vector<mcts::EvalOutput*>& outputs);
+  // The backend of the batcher: cache lookups, then Forward on the misses.
+  void Backend(const std::vector<const core::Position*>& positions,
+               const std::vector<mcts::EvalOutput*>& outputs);
+
+  InferenceOptions options_;
+  OthelloNet net_{nullptr};
+  torch::Device device_;
+  torch::ScalarType dtype_;
+  std::unique_ptr<mcts::EvalCache> cache_;
+  std::atomic<std::uint64_t> symmetry_calls_{0};
+  std::unique_ptr<mcts::BatchingEvaluator> batcher_;  // last: its worker uses the above
+};
+
+}  // namespace othello::nn

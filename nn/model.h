@@ -1,0 +1,69 @@
+#pragma once
+// The policy/value network: a residual tower with global-pooling biases (KataGo, Wu
+// 2019), so that one set of weights serves every board size.
+//
+//   input [B, kInputPlanes, N, N]
+//   stem: 3x3 conv -> BN -> ReLU
+//   blocks: 3x3 conv -> BN -> ReLU (+ a bias from the mean and max of the channels,
+//           every global_pool_every-th block) -> 3x3 conv -> BN, + skip, ReLU
+//   policy: 1x1 conv -> BN -> ReLU -> 1x1 conv gives N*N logits; the pass logit comes
+//           from the head's pooled features
+//   value: 1x1 conv -> BN -> ReLU -> mean/max pool -> FC -> ReLU -> FC to win/draw/loss
+//          logits, and FC to the final disc difference (as a fraction of N*N)
+//   ownership: 1x1 conv -> tanh, the final owner of each square (+1 side to move)
+//
+// Thread safety: forward() in eval mode under NoGradGuard may run on several threads;
+// training needs exclusive access.
+#include <torch/torch.h>
+
+#include "nn/net_config.h"
+
+namespace othello::nn {
+
+struct NetOutput {
+  torch::Tensor policy_logits;    // [B, N*N + 1], the last one is the pass
+  torch::Tensor wdl_logits;       // [B, 3]: win, draw, loss for the side to move
+  torch::Tensor ownership;        // [B, N*N] in [-1, 1]
+  torch::Tensor disc_difference;  // [B], final margin / (N*N), in [-1, 1]
+};
+
+class ResidualBlockImpl : public torch::nn::Module {
+ public:
+  ResidualBlockImpl(int channels, bool global_pool);
+  torch::Tensor forward(const torch::Tensor& x);
+
+ private:
+  torch::nn::Conv2d conv1_{nullptr}, conv2_{nullptr};
+  torch::nn::BatchNorm2d bn1_{nullptr}, bn2_{nullptr};
+  torch::nn::Linear pool_bias_{nullptr};  // null without global pooling
+};
+TORCH_MODULE(ResidualBlock);
+
+class OthelloNetImpl : public torch::nn::Module {
+ public:
+  explicit OthelloNetImpl(const NetConfig& config);
+  NetOutput forward(const torch::Tensor& input);
+  const NetConfig& config() const { return config_; }
+
+ private:
+  NetConfig config_;
+  torch::nn::Conv2d stem_{nullptr};
+  torch::nn::BatchNorm2d stem_bn_{nullptr};
+  std::vector<ResidualBlock> blocks_;
+  torch::nn::Conv2d policy_conv_{nullptr}, policy_out_{nullptr};
+  torch::nn::BatchNorm2d policy_bn_{nullptr};
+  torch::nn::Linear pass_fc_{nullptr};
+  torch::nn::Conv2d value_conv_{nullptr};
+  torch::nn::BatchNorm2d value_bn_{nullptr};
+  torch::nn::Linear value_fc_{nullptr}, wdl_fc_{nullptr}, disc_fc_{nullptr};
+  torch::nn::Conv2d ownership_conv_{nullptr};
+};
+TORCH_MODULE(OthelloNet);
+
+// Mean and max over the board: [B, C, N, N] -> [B, 2C].
+torch::Tensor GlobalPool(const torch::Tensor& x);
+
+// A deep copy of `net` (weights and buffers) with the same configuration.
+OthelloNet CloneNet(OthelloNet& net);
+
+}  // namespace othello::nn

@@ -1,0 +1,336 @@
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+
+#include "core/error.h"
+#include "core/rules.h"
+#include "core/symmetry.h"
+#include "mcts/search.h"
+#include "nn/checkpoint.h"
+#include "nn/encoding.h"
+#include "nn/inference.h"
+#include "nn/loss.h"
+
+namespace othello::nn {
+namespace {
+
+using ::testing::HasSubstr;
+
+NetConfig Tiny() {
+  NetConfig c;
+  c.blocks = 2;
+  c.channels = 16;
+  c.head_channels = 8;
+  c.value_hidden = 16;
+  return c;
+}
+
+std::vector<core::Position> RandomPositions(int count, int size, std::uint64_t seed) {
+  core::Rules rules;
+  rules.size = size;
+  rules.start = core::StartKind::kRandom;
+  std::vector<core::Position> out;
+  for (int i = 0; i < count; ++i) {
+    rules.random_moves = 2 + i % (size * size - 8);
+    out.push_back(core::StartPosition(rules, seed + i));
+  }
+  return out;
+}
+
+torch::Tensor Encode(const std::vector<core::Position>& positions) {
+  const int size = positions[0].size();
+  torch::Tensor input =
+      torch::empty({static_cast<long>(positions.size()), kInputPlanes, size, size});
+  for (std::size_t i = 0; i < positions.size(); ++i) {
+    EncodePosition(positions[i], input.data_ptr<float>() + i * kInputPlanes * size * size);
+  }
+  return input;
+}
+
+std::string TempPath(const std::string& name) {
+  return (std::filesystem::temp_directory_path() /
+          ("oz_nn_test_" + std::to_string(::getpid()) + "_" + name))
+      .string();
+}
+
+TEST(Encoding, AgreesWithTheCoreSymmetries) {
+  for (int size : {6, 8, 10}) {
+    for (const core::Position& pos : RandomPositions(10, size, 1)) {
+      const std::vector<float> base = EncodePosition(pos);
+      const int area = size * size;
+      for (int s = 0; s < core::kNumSymmetries; ++s) {
+        const std::vector<float> t = EncodePosition(core::TransformPosition(pos, s));
+        for (int p = 0; p < kInputPlanes; ++p) {
+          for (int sq = 0; sq < area; ++sq) {
+            ASSERT_EQ(t[p * area + core::TransformSquare(sq, size, s)], base[p * area + sq])
+                << "size " << size << " symmetry " << s << " plane " << p;
+          }
+        }
+      }
+    }
+  }
+}
+
+TEST(Encoding, PlanesHoldDiscsMovesAndMask) {
+  const core::Position pos = core::Position::Standard(8);
+  const std::vector<float> planes = EncodePosition(pos);
+  EXPECT_EQ(planes.size(), static_cast<std::size_t>(kInputPlanes * 64));
+  const auto count = [&](int p) {
+    float sum = 0;
+    for (int sq = 0; sq < 64; ++sq) sum += planes[p * 64 + sq];
+    return sum;
+  };
+  EXPECT_EQ(count(0), 2);   // black's discs (to move)
+  EXPECT_EQ(count(1), 2);
+  EXPECT_EQ(count(2), 4);   // black's moves
+  EXPECT_EQ(count(3), 4);   // white's moves
+  EXPECT_EQ(count(4), 64);  // the board mask
+  EXPECT_EQ(count(5), 64);
+}
+
+TEST(Model, OneNetServesEveryBoardSize) {
+  OthelloNet net(Tiny());
+  net->eval();
+  torch::NoGradGuard no_grad;
+  for (int size : {6, 8, 10}) {
+    const NetOutput out = net->forward(Encode(RandomPositions(3, size, 2)));
+    EXPECT_EQ(out.policy_logits.sizes(), (std::vector<long>{3, size * size + 1}));
+    EXPECT_EQ(out.wdl_logits.sizes(), (std::vector<long>{3, 3}));
+    EXPECT_EQ(out.ownership.sizes(), (std::vector<long>{3, size * size}));
+    EXPECT_EQ(out.disc_difference.sizes(), (std::vector<long>{3}));
+  }
+}
+
+TEST(Model, TinyNetOverfitsAFixedBatch) {
+  torch::manual_seed(0);
+  OthelloNet net(Tiny());
+  const std::vector<core::Position> positions = RandomPositions(16, 8, 3);
+  const torch::Tensor input = Encode(positions);
+  TrainingTargets targets;
+  targets.policy = torch::zeros({16, 65});
+  targets.wdl = torch::zeros({16, 3});
+  targets.ownership = torch::zeros({16, 64});
+  targets.disc_difference = torch::zeros({16});
+  targets.policy_weight = torch::ones({16});
+  for (int i = 0; i < 16; ++i) {
+    const core::Bitboard legal = positions[i].LegalMoves();
+    targets.policy[i][legal ? core::LowestSquare(legal) : 64] = 1.0f;  // one-hot
+    targets.wdl[i][i % 3] = 1.0f;
+    targets.disc_difference[i] = (i % 5 - 2) / 10.0f;
+  }
+  torch::optim::Adam optimizer(net->parameters(), torch::optim::AdamOptions(3e-3));
+  net->train();
+  float first = 0, last = 0;
+  for (int step = 0; step < 300; ++step) {
+    optimizer.zero_grad();
+    const LossTerms loss = ComputeLoss(net->forward(input), targets);
+    loss.total.backward();
+    optimizer.step();
+    if (step == 0) first = loss.total.item<float>();
+    last = loss.policy.item<float>() + loss.value.item<float>();
+  }
+  EXPECT_LT(last, 0.1f) << "initial loss " << first;
+}
+
+TEST(Checkpoint, RoundTripGivesIdenticalOutputsAndState) {
+  torch::manual_seed(1);
+  OthelloNet net(Tiny());
+  torch::optim::Adam optimizer(net->parameters(), torch::optim::AdamOptions(1e-3));
+  // One training step so that BN statistics and the optimizer state are non-trivial.
+  const torch::Tensor input = Encode(RandomPositions(8, 8, 4));
+  net->train();
+  optimizer.zero_grad();
+  net->forward(input).wdl_logits.sum().backward();
+  optimizer.step();
+  const std::string path = TempPath("roundtrip.ckpt");
+  SaveCheckpoint(path, net, /*step=*/1234, &optimizer);
+  EXPECT_FALSE(std::filesystem::exists(path + ".tmp"));
+
+  Checkpoint loaded = LoadCheckpoint(path, Tiny());
+  EXPECT_EQ(loaded.step, 1234);
+  EXPECT_EQ(loaded.net->config(), Tiny());
+  net->eval();
+  loaded.net->eval();
+  torch::NoGradGuard no_grad;
+  const NetOutput a = net->forward(input), b = loaded.net->forward(input);
+  EXPECT_TRUE(torch::equal(a.policy_logits, b.policy_logits));
+  EXPECT_TRUE(torch::equal(a.wdl_logits, b.wdl_logits));
+  EXPECT_TRUE(torch::equal(a.ownership, b.ownership));
+  torch::optim::Adam restored(loaded.net->parameters(), torch::optim::AdamOptions(1e-3));
+  RestoreOptimizer(loaded, restored, path);
+  EXPECT_FALSE(loaded.optimizer_state.empty());
+  std::filesystem::remove(path);
+}
+
+TEST(Checkpoint, BrokenFilesGiveClearErrors) {
+  OthelloNet net(Tiny());
+  const std::string path = TempPath("broken.ckpt");
+  SaveCheckpoint(path, net, 7);
+  std::string bytes;
+  {
+    std::ifstream in(path, std::ios::binary);
+    bytes.assign(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
+  }
+  const auto write = [&](const std::string& data) {
+    std::ofstream(path, std::ios::binary | std::ios::trunc) << data;
+  };
+  const auto error = [&](const std::optional<NetConfig>& expected = std::nullopt) {
+    try {
+      LoadCheckpoint(path, expected);
+    } catch (const core::InputError& e) {
+      return std::string(e.what());
+    }
+    return std::string("no error");
+  };
+
+  std::string corrupted = bytes;
+  corrupted[bytes.size() / 2] ^= 0x55;
+  write(corrupted);
+  EXPECT_THAT(error(), HasSubstr("corrupted: checksum mismatch"));
+  EXPECT_THAT(error(), HasSubstr(path));
+
+  write(bytes.substr(0, bytes.size() - 100));
+  EXPECT_THAT(error(), HasSubstr("truncated"));
+  write(bytes.substr(0, 20));
+  EXPECT_THAT(error(), HasSubstr("truncated"));
+  write("hello, world, not a checkpoint at all");
+  EXPECT_THAT(error(), HasSubstr("not an othello-zero checkpoint"));
+  std::string versioned = bytes;
+  versioned[8] = 7;
+  write(versioned);
+  EXPECT_THAT(error(), HasSubstr("format version 7; this build reads version 1"));
+
+  write(bytes);
+  NetConfig wider = Tiny();
+  wider.channels = 32;
+  EXPECT_THAT(error(wider), HasSubstr("network configuration differs: channels: 16 (expected 32)"));
+  EXPECT_EQ(error(Tiny()), "no error");
+
+  std::filesystem::remove(path);
+  EXPECT_THAT(error(), HasSubstr("cannot open"));
+}
+
+TEST(Inference, EvaluatorGivesProbabilitiesMatchingTheRawForwardPass) {
+  torch::manual_seed(2);
+  OthelloNet net(Tiny());
+  InferenceOptions options;
+  options.device = "cpu";
+  options.max_batch = 8;
+  NetEvaluator evaluator(net, options);
+  const std::vector<core::Position> positions = RandomPositions(20, 8, 5);
+  mcts::EvalBatch batch;
+  for (const auto& p : positions) batch.Add(p);
+  evaluator.Evaluate(batch);
+  std::vector<const core::Position*> raw_positions;
+  std::vector<mcts::EvalOutput> raw(positions.size());
+  std::vector<mcts::EvalOutput*> raw_outputs;
+  for (std::size_t i = 0; i < positions.size(); ++i) {
+    raw_positions.push_back(&positions[i]);
+    raw_outputs.push_back(&raw[i]);
+  }
+  evaluator.Forward(raw_positions, raw_outputs);
+  for (std::size_t i = 0; i < positions.size(); ++i) {
+    const mcts::EvalOutput& o = batch.output(static_cast<int>(i));
+    float sum = 0;
+    for (int a = 0; a <= 64; ++a) sum += o.policy[a];
+    EXPECT_NEAR(sum, 1.0f, 1e-4);
+    EXPECT_NEAR(o.win + o.draw + o.loss, 1.0f, 1e-5);
+    EXPECT_NEAR(o.policy[19], raw[i].policy[19], 1e-5);
+    EXPECT_NEAR(o.win, raw[i].win, 1e-5);
+  }
+  EXPECT_GE(evaluator.batcher().backend_calls(), 3u);  // 20 positions, batches of 8
+}
+
+TEST(Inference, RandomSymmetryMapsOutputsBack) {
+  torch::manual_seed(3);
+  OthelloNet net(Tiny());
+  InferenceOptions options;
+  options.device = "cpu";
+  options.random_symmetry = true;
+  NetEvaluator evaluator(net, options);
+  const core::Position pos = RandomPositions(1, 8, 6)[0];
+  // The 8 possible answers: the net on each symmetric form, mapped back.
+  std::vector<mcts::EvalOutput> expected(8);
+  for (int s = 0; s < 8; ++s) {
+    const core::Position t = core::TransformPosition(pos, s);
+    mcts::EvalOutput out;
+    InferenceOptions plain = options;
+    plain.random_symmetry = false;
+    NetEvaluator direct(net, plain);
+    direct.Forward({&t}, {&out});
+    for (int sq = 0; sq < 64; ++sq) expected[s].policy[sq] = out.policy[core::TransformSquare(sq, 8, s)];
+    expected[s].win = out.win;
+  }
+  std::set<int> seen;
+  for (int trial = 0; trial < 40; ++trial) {
+    mcts::EvalBatch batch;
+    batch.Add(pos);
+    evaluator.Evaluate(batch);
+    int match = -1;
+    for (int s = 0; s < 8 && match < 0; ++s) {
+      bool same = std::abs(batch.output(0).win - expected[s].win) < 1e-5;
+      for (int sq = 0; sq < 64 && same; ++sq) {
+        same = std::abs(batch.output(0).policy[sq] - expected[s].policy[sq]) < 1e-5;
+      }
+      if (same) match = s;
+    }
+    ASSERT_GE(match, 0) << "an output that is no symmetric evaluation mapped back";
+    seen.insert(match);
+  }
+  EXPECT_GT(seen.size(), 3u);
+}
+
+TEST(Inference, CacheAndSearchIntegration) {
+  OthelloNet net(Tiny());
+  InferenceOptions options;
+  options.device = "cpu";
+  options.cache_entries = 1 << 12;
+  NetEvaluator evaluator(net, options);
+  mcts::SearchParams params;
+  params.solver_empties = 0;
+  params.threads = 2;
+  params.leaves_per_batch = 4;
+  mcts::Tree tree(core::Position::Standard(8), 1 << 16);
+  mcts::TreeSearch search(tree, evaluator, params, nullptr, 1);
+  mcts::SearchLimits limits;
+  limits.visits = 200;
+  const mcts::SearchResult r = mcts::RunSearch(search, evaluator, limits);
+  EXPECT_EQ(r.playouts, 200u);
+  mcts::EvalBatch batch;
+  batch.Add(core::Position::Standard(8));
+  evaluator.Evaluate(batch);
+  EXPECT_GT(evaluator.cache()->hits(), 0u);  // the root was evaluated before
+}
+
+TEST(Inference, DevicesAndPrecisions) {
+  OthelloNet net(Tiny());
+  InferenceOptions options;
+  options.device = "tpu";
+  EXPECT_THROW(NetEvaluator(net, options), core::InputError);
+  options.device = "cpu";
+  options.precision = "bf16";
+  EXPECT_THROW(NetEvaluator(net, options), core::InputError);  // CPU runs fp32
+  options.precision = "fp8";
+  EXPECT_THROW(NetEvaluator(net, options), core::InputError);
+  if (!torch::cuda::is_available()) {
+    EXPECT_THROW(ResolveDevice("cuda"), core::InputError);
+    EXPECT_EQ(ResolveDevice("auto"), torch::Device(torch::kCPU));
+    GTEST_SKIP() << "no CUDA device: the CUDA path is not exercised here";
+  }
+  for (const char* precision : {"fp32", "fp16", "bf16"}) {
+    options.device = "cuda";
+    options.precision = precision;
+    NetEvaluator evaluator(net, options);
+    mcts::EvalBatch batch;
+    batch.Add(core::Position::Standard(8));
+    evaluator.Evaluate(batch);
+    EXPECT_NEAR(batch.output(0).win + batch.output(0).draw + batch.output(0).loss, 1.0f, 1e-2)
+        << precision;
+  }
+}
+
+}  // namespace
+}  // namespace othello::nn
