@@ -1,5 +1,6 @@
 // othello-zero bench: speed measurements of the hot paths.
 //   bench search   playouts per second of the tree search with the uniform evaluator
+//   bench nn       network evaluations per second (bench_nn_command.cpp; LibTorch builds)
 #include <cstdio>
 #include <memory>
 
@@ -69,6 +70,9 @@ void RegisterBench(CLI::App& app) {
       ->check(CLI::Range(1000, 1 << 30))
       ->capture_default_str();
   search->callback([opt] { RunBenchSearch(*opt); });
+#if OZ_HAVE_TORCH
+  RegisterBenchNn(*bench);
+#endif
 }
 
 }  // namespace othello::cli

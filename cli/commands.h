@@ -17,5 +17,7 @@ class CliError : public std::runtime_error {
 void RegisterPerft(CLI::App& app);
 void RegisterSolve(CLI::App& app);
 void RegisterBench(CLI::App& app);
+// `bench nn`, a subcommand of `bench` (builds with LibTorch only).
+void RegisterBenchNn(CLI::App& bench);
 
 }  // namespace othello::cli

@@ -23,10 +23,10 @@ BatchingEvaluator::~BatchingEvaluator() {
     delete p;
   }
   queue_.clear();
-  done_cv_.notify_all();
 }
 
 void BatchingEvaluator::Submit(EvalBatch& batch) {
+  batch.Restart();
   batch.outputs().resize(batch.size());
   if (batch.size() == 0) {
     batch.MarkDone();
@@ -41,11 +41,7 @@ void BatchingEvaluator::Submit(EvalBatch& batch) {
   work_cv_.notify_one();
 }
 
-void BatchingEvaluator::Wait(EvalBatch& batch) {
-  std::unique_lock<std::mutex> lock(mutex_);
-  done_cv_.wait(lock, [&] { return batch.done(); });
-  batch.RethrowIfFailed();
-}
+void BatchingEvaluator::Wait(EvalBatch& batch) { batch.WaitDone(); }
 
 std::vector<BatchingEvaluator::Slice> BatchingEvaluator::TakeSlices() {
   std::vector<Slice> slices;
@@ -108,7 +104,6 @@ void BatchingEvaluator::WorkerLoop() {
         delete p;
       }
     }
-    done_cv_.notify_all();
   }
 }
 

@@ -67,7 +67,6 @@ class BatchingEvaluator : public Evaluator {
 
   std::mutex mutex_;
   std::condition_variable work_cv_;   // workers wait for positions
-  std::condition_variable done_cv_;   // submitters wait for completion
   std::deque<Pending*> queue_;        // guarded by mutex_
   int queued_positions_ = 0;          // untaken positions in queue_, guarded by mutex_
   bool stop_ = false;                 // guarded by mutex_

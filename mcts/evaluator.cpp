@@ -19,6 +19,7 @@ void SetUniformPolicy(const Position& position, EvalOutput& out) {
 }
 
 void UniformEvaluator::Submit(EvalBatch& batch) {
+  batch.Restart();
   batch.outputs().resize(batch.size());
   for (int i = 0; i < batch.size(); ++i) {
     EvalOutput& out = batch.outputs()[i];
@@ -30,6 +31,7 @@ void UniformEvaluator::Submit(EvalBatch& batch) {
 }
 
 void RolloutEvaluator::Submit(EvalBatch& batch) {
+  batch.Restart();
   batch.outputs().resize(batch.size());
   core::Rng rng(core::Mix64(seed_ ^ calls_.fetch_add(1, std::memory_order_relaxed)));
   core::Rules rules;

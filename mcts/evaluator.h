@@ -10,8 +10,10 @@
 // each EvalBatch belongs to the thread that filled it.
 #include <array>
 #include <atomic>
+#include <condition_variable>
 #include <cstdint>
 #include <exception>
+#include <mutex>
 #include <vector>
 
 #include "core/bitboard.h"
@@ -44,7 +46,7 @@ class EvalBatch {
  public:
   void Clear() {
     positions_.clear();
-    done_.store(false, std::memory_order_relaxed);
+    Restart();
   }
   int Add(const Position& position) {
     positions_.push_back(position);
@@ -55,23 +57,45 @@ class EvalBatch {
   std::vector<EvalOutput>& outputs() { return outputs_; }
   const EvalOutput& output(int i) const { return outputs_[i]; }
 
-  // For evaluators: mark the outputs complete (release), and test it (acquire).
-  void MarkDone() { done_.store(true, std::memory_order_release); }
-  bool done() const { return done_.load(std::memory_order_acquire); }
+  // For evaluators: a new evaluation of this batch starts (clears done and errors).
+  void Restart() {
+    std::lock_guard<std::mutex> lock(done_mutex_);
+    error_ = nullptr;
+    done_ = false;
+  }
+  // For evaluators: the outputs are complete; wakes the thread in WaitDone().
+  // (Notified under the lock: the waiter may destroy the batch as soon as it wakes.)
+  void MarkDone() {
+    std::lock_guard<std::mutex> lock(done_mutex_);
+    done_ = true;
+    done_cv_.notify_all();
+  }
   // For evaluators: the evaluation failed; Wait() rethrows `error` to the submitter.
   void Fail(std::exception_ptr error) {
+    std::lock_guard<std::mutex> lock(done_mutex_);
     error_ = error;
-    MarkDone();
+    done_ = true;
+    done_cv_.notify_all();
   }
-  void RethrowIfFailed() const {
+  bool done() const {
+    std::lock_guard<std::mutex> lock(done_mutex_);
+    return done_;
+  }
+  // Blocks until MarkDone() or Fail(), then rethrows a failure. Only this batch's
+  // waiter wakes (no thundering herd when many threads wait on one evaluator).
+  void WaitDone() const {
+    std::unique_lock<std::mutex> lock(done_mutex_);
+    done_cv_.wait(lock, [&] { return done_; });
     if (error_) std::rethrow_exception(error_);
   }
 
  private:
   std::vector<Position> positions_;
   std::vector<EvalOutput> outputs_;
-  std::atomic<bool> done_{false};
-  std::exception_ptr error_;  // written before done_ is released
+  mutable std::mutex done_mutex_;
+  mutable std::condition_variable done_cv_;
+  bool done_ = false;          // guarded by done_mutex_
+  std::exception_ptr error_;   // guarded by done_mutex_
 };
 
 class Evaluator {
@@ -93,7 +117,7 @@ class Evaluator {
 class UniformEvaluator : public Evaluator {
  public:
   void Submit(EvalBatch& batch) override;
-  void Wait(EvalBatch& /*batch*/) override {}
+  void Wait(EvalBatch& batch) override { batch.WaitDone(); }
 };
 
 // Uniform policy, and a value from `rollouts` random games played to the end
@@ -104,7 +128,7 @@ class RolloutEvaluator : public Evaluator {
   explicit RolloutEvaluator(int rollouts = 1, bool anti = false, std::uint64_t seed = 0)
       : rollouts_(rollouts), anti_(anti), seed_(seed) {}
   void Submit(EvalBatch& batch) override;
-  void Wait(EvalBatch& /*batch*/) override {}
+  void Wait(EvalBatch& batch) override { batch.WaitDone(); }
 
  private:
   int rollouts_;

@@ -26,7 +26,7 @@ namespace othello::nn {
 struct InferenceOptions {
   std::string device = "auto";     // auto (CUDA when available), cpu, cuda, cuda:N
   std::string precision = "auto";  // auto (bf16 on CUDA, fp32 on CPU), fp32, fp16, bf16
-  int max_batch = 256;
+  int max_batch = 0;               // 0: 32 on the CPU, 256 on CUDA (measured, see README)
   int max_wait_us = 1000;
   int threads = 0;                 // LibTorch CPU threads (0: the measured default)
   bool random_symmetry = false;
@@ -71,6 +71,7 @@ class NetEvaluator : public mcts::Evaluator {
   OthelloNet net_{nullptr};
   torch::Device device_;
   torch::ScalarType dtype_;
+  int cpu_threads_ = 1;
   std::unique_ptr<mcts::EvalCache> cache_;
   std::atomic<std::uint64_t> symmetry_calls_{0};
   std::unique_ptr<mcts::BatchingEvaluator> batcher_;  // last: its worker uses the above
