@@ -1,0 +1,64 @@
+#pragma once
+// The training run's configuration, read from YAML (configs/*.yaml) with --set
+// overrides. Every key is validated (type and range) and unknown keys are errors;
+// messages name the key, the value and the file (training/config_reader.h).
+#include <string>
+#include <vector>
+
+#include "core/rules.h"
+#include "mcts/search.h"
+#include "nn/inference.h"
+#include "nn/loss.h"
+#include "nn/net_config.h"
+
+namespace othello::training {
+
+struct TrainingConfig {
+  core::Rules rules;  // game.*: size, start, random_moves, handicap, anti, empties_to_winner
+  nn::NetConfig net;  // network.*
+
+  // selfplay.*: threads x games in flight per thread, leaves per game per round.
+  int selfplay_threads = 1;
+  int games_per_thread = 16;
+  int leaves_per_game = 4;
+  mcts::SearchParams search;  // search.*
+  std::size_t tree_nodes = 200000;
+
+  // train.*
+  int batch_size = 128;
+  std::string optimizer = "sgd";  // sgd (with momentum) or adamw
+  double learning_rate = 0.02;
+  double momentum = 0.9;
+  double weight_decay = 1e-4;
+  int warmup_steps = 100;
+  std::string lr_schedule = "constant";  // constant or cosine
+  int lr_schedule_steps = 100000;        // cosine: steps to the minimum
+  double grad_clip = 1.0;
+  double samples_per_position = 4.0;  // training samples drawn per generated position
+  int publish_every = 50;             // steps between new models for self-play
+  int checkpoint_every = 200;         // steps between checkpoints
+  double value_target_mix = 0.0;      // 0: game result, 1: the root's search value
+  int exact_target_empties = 10;      // exact solver targets at or below this many empties
+  nn::LossWeights loss;
+
+  // replay.*
+  std::string window = "growing";  // growing (KataGo-style) or fixed
+  int window_min = 20000;          // positions
+  int window_max = 500000;
+  double window_exponent = 0.75;   // growing: min * (1 + games/1000)^exponent... capped
+  int shard_positions = 4096;
+
+  nn::InferenceOptions inference;  // inference.*
+
+  // run.*
+  double minutes = 0;  // 0: until stopped
+  std::uint64_t seed = 1;
+};
+
+// Reads `path` with `overrides` ("key.path=value"); throws core::InputError.
+TrainingConfig LoadTrainingConfig(const std::string& path,
+                                  const std::vector<std::string>& overrides = {});
+TrainingConfig ParseTrainingConfig(const std::string& yaml, const std::string& name,
+                                   const std::vector<std::string>& overrides = {});
+
+}  // namespace othello::training

@@ -1,0 +1,179 @@
+#include "training/config_reader.h"
+
+#include <sstream>
+
+#include "core/error.h"
+
+namespace othello::training {
+namespace {
+
+std::vector<std::string> Split(const std::string& key) {
+  std::vector<std::string> parts;
+  std::stringstream in(key);
+  for (std::string part; std::getline(in, part, '.');) parts.push_back(part);
+  return parts;
+}
+
+std::string Where(const YAML::Node& node) {
+  const YAML::Mark mark = node.Mark();
+  return mark.line >= 0 ? " (line " + std::to_string(mark.line + 1) + ")" : "";
+}
+
+}  // namespace
+
+ConfigReader ConfigReader::FromFile(const std::string& path) {
+  try {
+    return ConfigReader(YAML::LoadFile(path), path);
+  } catch (const YAML::BadFile&) {
+    throw core::InputError("config " + path + ": cannot open the file");
+  } catch (const YAML::Exception& e) {
+    throw core::InputError("config " + path + ": not valid YAML: " + e.what());
+  }
+}
+
+ConfigReader ConfigReader::FromString(const std::string& text, const std::string& name) {
+  try {
+    return ConfigReader(YAML::Load(text), name);
+  } catch (const YAML::Exception& e) {
+    throw core::InputError("config " + name + ": not valid YAML: " + e.what());
+  }
+}
+
+void ConfigReader::Override(const std::vector<std::string>& assignments) {
+  if (!root_.IsDefined() || root_.IsNull()) root_ = YAML::Node(YAML::NodeType::Map);
+  for (const std::string& assignment : assignments) {
+    const std::size_t eq = assignment.find('=');
+    if (eq == std::string::npos || eq == 0) {
+      throw core::InputError("--set '" + assignment + "': expected key.path=value");
+    }
+    const std::vector<std::string> parts = Split(assignment.substr(0, eq));
+    YAML::Node value;
+    try {
+      value = YAML::Load(assignment.substr(eq + 1));
+    } catch (const YAML::Exception& e) {
+      throw core::InputError("--set '" + assignment + "': bad value: " + e.what());
+    }
+    // Walk down with fresh handles (assigning to a YAML::Node handle rebinds it).
+    std::vector<YAML::Node> chain{root_};
+    for (std::size_t i = 0; i + 1 < parts.size(); ++i) {
+      YAML::Node next = chain.back()[parts[i]];
+      if (!next.IsDefined() || next.IsNull()) {
+        chain.back()[parts[i]] = YAML::Node(YAML::NodeType::Map);
+        next.reset(chain.back()[parts[i]]);  // reset rebinds; operator= would copy into it
+      } else if (!next.IsMap()) {
+        throw core::InputError("--set '" + assignment + "': " + parts[i] + " is not a section");
+      }
+      chain.push_back(next);
+    }
+    chain.back()[parts.back()] = value;
+  }
+}
+
+YAML::Node ConfigReader::Find(const std::string& key) {
+  read_.insert(key);
+  YAML::Node node;
+  node.reset(root_);  // rebinding; operator= on a YAML::Node would overwrite the tree
+  for (const std::string& part : Split(key)) {
+    if (!node.IsMap()) return YAML::Node(YAML::NodeType::Undefined);
+    const YAML::Node& map = node;  // const lookup: never inserts
+    const YAML::Node next = map[part];
+    if (!next.IsDefined()) return next;
+    node.reset(next);
+  }
+  return node;
+}
+
+void ConfigReader::Fail(const std::string& key, const YAML::Node& node,
+                        const std::string& what) const {
+  std::string value;
+  if (node.IsScalar()) value = " '" + node.Scalar() + "'";
+  throw core::InputError("config " + name_ + ": " + key + value + Where(node) + ": " + what);
+}
+
+int ConfigReader::Int(const std::string& key, int fallback, int lo, int hi) {
+  const YAML::Node node = Find(key);
+  if (!node.IsDefined() || node.IsNull()) return fallback;
+  int value;
+  try {
+    if (!node.IsScalar()) throw YAML::Exception(YAML::Mark(), "");
+    value = node.as<int>();
+  } catch (const YAML::Exception&) {
+    Fail(key, node, "expected an integer");
+  }
+  if (value < lo || value > hi) {
+    Fail(key, node, "out of range [" + std::to_string(lo) + ", " + std::to_string(hi) + "]");
+  }
+  return value;
+}
+
+double ConfigReader::Double(const std::string& key, double fallback, double lo, double hi) {
+  const YAML::Node node = Find(key);
+  if (!node.IsDefined() || node.IsNull()) return fallback;
+  double value;
+  try {
+    if (!node.IsScalar()) throw YAML::Exception(YAML::Mark(), "");
+    value = node.as<double>();
+  } catch (const YAML::Exception&) {
+    Fail(key, node, "expected a number");
+  }
+  if (!(value >= lo && value <= hi)) {
+    std::ostringstream range;
+    range << "out of range [" << lo << ", " << hi << "]";
+    Fail(key, node, range.str());
+  }
+  return value;
+}
+
+bool ConfigReader::Bool(const std::string& key, bool fallback) {
+  const YAML::Node node = Find(key);
+  if (!node.IsDefined() || node.IsNull()) return fallback;
+  try {
+    if (!node.IsScalar()) throw YAML::Exception(YAML::Mark(), "");
+    return node.as<bool>();
+  } catch (const YAML::Exception&) {
+    Fail(key, node, "expected true or false");
+  }
+}
+
+std::string ConfigReader::String(const std::string& key, const std::string& fallback,
+                                 const std::vector<std::string>& allowed) {
+  const YAML::Node node = Find(key);
+  if (!node.IsDefined() || node.IsNull()) return fallback;
+  if (!node.IsScalar()) Fail(key, node, "expected a string");
+  const std::string value = node.Scalar();
+  if (!allowed.empty()) {
+    bool ok = false;
+    std::string list;
+    for (const std::string& a : allowed) {
+      ok |= a == value;
+      list += (list.empty() ? "" : ", ") + a;
+    }
+    if (!ok) Fail(key, node, "expected one of " + list);
+  }
+  return value;
+}
+
+void ConfigReader::CollectKeys(const YAML::Node& node, const std::string& prefix,
+                               std::vector<std::pair<std::string, int>>& out) const {
+  if (!node.IsMap()) {
+    out.emplace_back(prefix, node.Mark().line);
+    return;
+  }
+  for (const auto& item : node) {
+    const std::string key = (prefix.empty() ? "" : prefix + ".") + item.first.as<std::string>();
+    CollectKeys(item.second, key, out);
+  }
+}
+
+void ConfigReader::Finish() const {
+  std::vector<std::pair<std::string, int>> keys;
+  if (root_.IsMap()) CollectKeys(root_, "", keys);
+  for (const auto& [key, line] : keys) {
+    if (!read_.count(key)) {
+      throw core::InputError("config " + name_ + ": unknown key " + key +
+                             (line >= 0 ? " (line " + std::to_string(line + 1) + ")" : ""));
+    }
+  }
+}
+
+}  // namespace othello::training

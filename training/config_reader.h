@@ -1,0 +1,51 @@
+#pragma once
+// Strict YAML configuration reading: every value is read by its key path with a type
+// and a range, overrides ("key.path=value") are applied on top, and keys that nobody
+// reads are errors (a misspelt key never silently falls back to a default).
+// Errors throw core::InputError naming the file, the key path, the value and, for
+// values from the file, the line.
+// Thread safety: not synchronised; read the configuration once at start.
+#include <map>
+#include <set>
+#include <string>
+#include <vector>
+
+#include <yaml-cpp/yaml.h>
+
+namespace othello::training {
+
+class ConfigReader {
+ public:
+  // Parses `path` (throws on a missing file or bad YAML, naming the line).
+  static ConfigReader FromFile(const std::string& path);
+  static ConfigReader FromString(const std::string& text, const std::string& name);
+
+  // Applies "a.b.c=value" overrides (value parsed as YAML); unknown keys are errors
+  // at Finish() like any other.
+  void Override(const std::vector<std::string>& assignments);
+
+  int Int(const std::string& key, int fallback, int lo, int hi);
+  double Double(const std::string& key, double fallback, double lo, double hi);
+  bool Bool(const std::string& key, bool fallback);
+  std::string String(const std::string& key, const std::string& fallback,
+                     const std::vector<std::string>& allowed = {});
+
+  // Throws for every key present in the file or the overrides that was never read.
+  void Finish() const;
+  const std::string& name() const { return name_; }
+
+ private:
+  ConfigReader(YAML::Node root, std::string name) : root_(std::move(root)), name_(std::move(name)) {}
+  // The scalar at `key`, or an undefined node; marks the key as read.
+  YAML::Node Find(const std::string& key);
+  [[noreturn]] void Fail(const std::string& key, const YAML::Node& node,
+                         const std::string& what) const;
+  void CollectKeys(const YAML::Node& node, const std::string& prefix,
+                   std::vector<std::pair<std::string, int>>& out) const;
+
+  YAML::Node root_;
+  std::string name_;
+  std::set<std::string> read_;
+};
+
+}  // namespace othello::training

@@ -1,0 +1,70 @@
+#pragma once
+// The replay buffer: positions from self-play in a sliding window, kept in memory and
+// written to disk in shards (replay/shard-NNNNNN.bin) so a run can resume.
+//
+// Window: "fixed" keeps the last window_max positions; "growing" (KataGo) keeps
+//   min * (1 + 0.4 * ((seen / min)^exponent - 1) / exponent)
+// positions, capped at window_max, where `seen` counts every position ever added.
+// Memory is bounded by the window (older positions are dropped); disk keeps the
+// shards the window still needs, older ones are deleted.
+//
+// Shard file: "OZRPLY01" | u32 version | u32 record size | u64 positions | u64 games
+// and u64 positions ever added when it was written | u64 FNV-1a of the records |
+// records. Written to a temporary file
+// and renamed; a damaged shard is reported (core::InputError), never half-read.
+//
+// Thread safety: Add, Sample, Flush and the counters may be called from any thread
+// (one mutex).
+#include <cstdint>
+#include <deque>
+#include <mutex>
+#include <string>
+#include <vector>
+
+#include "core/hash.h"
+#include "training/sample.h"
+
+namespace othello::training {
+
+struct WindowConfig {
+  bool growing = true;
+  std::size_t min = 20000;
+  std::size_t max = 500000;
+  double exponent = 0.75;
+  std::size_t shard_positions = 4096;
+};
+
+class ReplayBuffer {
+ public:
+  // Loads the shards already in `dir` (creating it if needed).
+  ReplayBuffer(std::string dir, const WindowConfig& window);
+
+  void Add(const std::vector<Sample>& game);
+  // `count` positions drawn uniformly from the window, each under a random symmetry
+  // when `augment` (square boards: always).
+  std::vector<Sample> Draw(std::size_t count, core::Rng& rng, bool augment = true) const;
+  // Writes the positions not yet on disk as a shard (also a partial one).
+  void Flush();
+
+  std::size_t size() const;          // positions in the window
+  std::uint64_t seen() const;        // positions ever added
+  std::uint64_t games() const;       // games ever added
+  std::size_t WindowSize() const;    // the window's current target size
+
+ private:
+  std::size_t WindowSizeLocked() const;
+  void TrimLocked();
+  void WriteShardLocked(std::size_t begin, std::size_t end);
+  void LoadShards();
+
+  const std::string dir_;
+  const WindowConfig window_;
+  mutable std::mutex mutex_;
+  std::deque<Sample> samples_;          // guarded by mutex_
+  std::uint64_t seen_ = 0, games_ = 0;  // guarded by mutex_
+  std::size_t unflushed_ = 0;           // newest positions not on disk, guarded by mutex_
+  std::uint64_t next_shard_ = 0;        // guarded by mutex_
+  std::deque<std::pair<std::uint64_t, std::size_t>> shards_;  // (id, positions), guarded
+};
+
+}  // namespace othello::training
