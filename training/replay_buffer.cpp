@@ -37,6 +37,7 @@ ReplayBuffer::ReplayBuffer(std::string dir, const WindowConfig& window)
     : dir_(std::move(dir)), window_(window) {
   std::filesystem::create_directories(dir_);
   LoadShards();
+  LoadJournal();
 }
 
 std::size_t ReplayBuffer::WindowSizeLocked() const {
@@ -51,6 +52,7 @@ std::size_t ReplayBuffer::WindowSizeLocked() const {
 void ReplayBuffer::TrimLocked() {
   const std::size_t keep = WindowSizeLocked();
   while (samples_.size() > keep) samples_.pop_front();
+  unflushed_ = std::min(unflushed_, samples_.size());
   // Shards wholly outside the window are no longer needed on disk.
   std::size_t on_disk = samples_.size() - unflushed_;
   std::size_t total = 0;
@@ -62,8 +64,53 @@ void ReplayBuffer::TrimLocked() {
   }
 }
 
+void ReplayBuffer::AppendJournalLocked(const std::vector<Sample>& game) {
+  std::string entry;
+  const auto put = [&](auto v) { entry.append(reinterpret_cast<const char*>(&v), sizeof v); };
+  put(static_cast<std::uint64_t>(seen_));
+  put(static_cast<std::uint32_t>(game.size()));
+  const char* records = reinterpret_cast<const char*>(game.data());
+  put(Fnv1a(records, game.size() * sizeof(Sample)));
+  entry.append(records, game.size() * sizeof(Sample));
+  std::ofstream out(std::filesystem::path(dir_) / "journal.bin", std::ios::binary | std::ios::app);
+  out.write(entry.data(), static_cast<std::streamsize>(entry.size()));
+  out.flush();
+  if (!out) throw core::InputError("replay journal in " + dir_ + ": cannot write");
+}
+
+void ReplayBuffer::LoadJournal() {
+  std::ifstream in(std::filesystem::path(dir_) / "journal.bin", std::ios::binary);
+  if (!in) return;
+  const std::string file((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  constexpr std::size_t kEntryHeader = 8 + 4 + 8;
+  std::size_t pos = 0;
+  while (pos + kEntryHeader <= file.size()) {
+    std::uint64_t before, sum;
+    std::uint32_t count;
+    std::memcpy(&before, file.data() + pos, 8);
+    std::memcpy(&count, file.data() + pos + 8, 4);
+    std::memcpy(&sum, file.data() + pos + 12, 8);
+    const std::size_t bytes = static_cast<std::size_t>(count) * sizeof(Sample);
+    if (pos + kEntryHeader + bytes > file.size()) break;  // torn by a kill: drop it
+    const char* records = file.data() + pos + kEntryHeader;
+    if (Fnv1a(records, bytes) != sum) break;
+    pos += kEntryHeader + bytes;
+    if (before < seen_) continue;  // already in a shard
+    for (std::uint32_t i = 0; i < count; ++i) {
+      Sample s;
+      std::memcpy(&s, records + i * sizeof(Sample), sizeof(Sample));
+      samples_.push_back(s);
+    }
+    seen_ += count;
+    ++games_;
+    unflushed_ += count;
+  }
+  TrimLocked();
+}
+
 void ReplayBuffer::Add(const std::vector<Sample>& game) {
   std::lock_guard<std::mutex> lock(mutex_);
+  AppendJournalLocked(game);
   for (const Sample& s : game) samples_.push_back(s);
   seen_ += game.size();
   ++games_;
@@ -115,6 +162,8 @@ void ReplayBuffer::WriteShardLocked(std::size_t begin, std::size_t end) {
     if (!out) throw core::InputError("replay shard " + tmp + ": cannot write");
   }
   std::filesystem::rename(tmp, path);
+  // The journal's games are all in the shard now.
+  std::ofstream(std::filesystem::path(dir_) / "journal.bin", std::ios::binary | std::ios::trunc);
   shards_.emplace_back(next_shard_++, end - begin);
   unflushed_ = 0;
 }

@@ -13,7 +13,13 @@
 // records. Written to a temporary file
 // and renamed; a damaged shard is reported (core::InputError), never half-read.
 //
-// Thread safety: Add, Sample, Flush and the counters may be called from any thread
+// Journal: every finished game is also appended at once to replay/journal.bin
+// ([u64 positions added before it][u32 count][u64 FNV-1a][records], flushed), so a
+// killed run loses only the games in flight; the journal is emptied when its games
+// reach a shard, and on loading a torn last entry or games already in a shard are
+// skipped.
+//
+// Thread safety: Add, Draw, Flush and the counters may be called from any thread
 // (one mutex).
 #include <cstdint>
 #include <deque>
@@ -56,6 +62,8 @@ class ReplayBuffer {
   void TrimLocked();
   void WriteShardLocked(std::size_t begin, std::size_t end);
   void LoadShards();
+  void LoadJournal();
+  void AppendJournalLocked(const std::vector<Sample>& game);
 
   const std::string dir_;
   const WindowConfig window_;

@@ -75,6 +75,32 @@ TEST(ReplayBuffer, ResumesFromItsShardsAndDropsOldOnes) {
   EXPECT_EQ(again.games(), 12u);
 }
 
+TEST(ReplayBuffer, TheJournalKeepsFinishedGamesAcrossAKill) {
+  const std::string dir = TempDir("journal");
+  WindowConfig window;
+  window.shard_positions = 1000;  // no shard gets written
+  {
+    ReplayBuffer buffer(dir, window);
+    for (int g = 0; g < 3; ++g) buffer.Add(Game(10, g));
+  }  // no Flush: as if killed
+  {
+    ReplayBuffer again(dir, window);
+    EXPECT_EQ(again.size(), 30u);
+    EXPECT_EQ(again.games(), 3u);
+    again.Add(Game(10, 3));
+  }
+  // A kill in the middle of a journal write: the torn game is dropped, the rest kept.
+  const auto journal = std::filesystem::path(dir) / "journal.bin";
+  std::filesystem::resize_file(journal, std::filesystem::file_size(journal) - 7);
+  ReplayBuffer torn(dir, window);
+  EXPECT_EQ(torn.size(), 30u);
+  // Games that reached a shard are not read twice from the journal.
+  torn.Flush();
+  ReplayBuffer flushed(dir, window);
+  EXPECT_EQ(flushed.size(), 30u);
+  EXPECT_EQ(flushed.seen(), 30u);
+}
+
 TEST(ReplayBuffer, DamagedShardsAreReported) {
   const std::string dir = TempDir("damaged");
   WindowConfig window;
