@@ -17,7 +17,8 @@ class CliError : public std::runtime_error {
 void RegisterPerft(CLI::App& app);
 void RegisterSolve(CLI::App& app);
 void RegisterBench(CLI::App& app);
-// `bench nn`, a subcommand of `bench` (builds with LibTorch only).
+// `bench nn`, a subcommand of `bench`, and `train` (builds with LibTorch only).
 void RegisterBenchNn(CLI::App& bench);
+void RegisterTrain(CLI::App& app);
 
 }  // namespace othello::cli

@@ -11,6 +11,9 @@ int main(int argc, char** argv) {
   othello::cli::RegisterPerft(app);
   othello::cli::RegisterSolve(app);
   othello::cli::RegisterBench(app);
+#if OZ_HAVE_TORCH
+  othello::cli::RegisterTrain(app);
+#endif
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {

@@ -243,7 +243,7 @@ float TreeSearch::ProvenValue(const Node& node) const {
   }
 }
 
-bool TreeSearch::SolveLeaf(Node& node, const core::Position& position) {
+bool TreeSearch::SolveLeaf(Node& node, const core::Position& position, core::Square* best_move) {
   const bool over = position.IsGameOver();
   if (!over && (params_.solver_empties <= 0 || position.EmptyCount() > params_.solver_empties)) {
     return false;
@@ -255,6 +255,7 @@ bool TreeSearch::SolveLeaf(Node& node, const core::Position& position) {
     const core::SolveResult r = core::SolveExact(position, params_.rules);
     if (!r.exact()) return false;
     margin = r.score;
+    if (best_move && r.best_move != core::SolveResult::kNoMove) *best_move = r.best_move;
   }
   node.exact_score.store(static_cast<std::int8_t>(-margin), kRelaxed);
   node.exact.store(true, kRelaxed);

@@ -159,7 +159,9 @@ class TreeSearch {
               NodePool::Cursor& cursor);
   void Backup(const std::vector<std::uint32_t>& path, float win, float loss);
   void CancelPath(const std::vector<std::uint32_t>& path);
-  bool SolveLeaf(Node& node, const core::Position& position);
+  // Proves a finished or small enough position; `best_move`, if given, receives the
+  // solver's move (kPass when none).
+  bool SolveLeaf(Node& node, const core::Position& position, core::Square* best_move = nullptr);
   void PropagateProof(const std::vector<std::uint32_t>& path);
   float ProvenValue(const Node& node) const;
 
@@ -192,6 +194,7 @@ class TreeSearch {
   std::atomic<bool> stop_{false};      // set when the pool is full
   alignas(64) char padding_ = 0;
   EvalOutput root_eval_;
+  core::Square root_solved_move_ = core::kPass;  // when the root itself was solved
   std::vector<float> saved_priors_;    // root priors before noise
 
   // Gumbel state, guarded by root_mutex_.

@@ -64,10 +64,14 @@ void TreeSearch::Begin(const SearchLimits& limits, bool full) {
 
 void TreeSearch::ExpandRoot() {
   Node& root = tree_.root();
-  if (root.proven.load(std::memory_order_acquire) != Proven::kUnknown) return;
   const core::Position& pos = tree_.root_position();
+  root_solved_move_ = core::kPass;
+  if (root.proven.load(std::memory_order_acquire) != Proven::kUnknown &&
+      root.state.load(std::memory_order_acquire) == NodeState::kExpanded) {
+    return;
+  }
   if (root.state.load(std::memory_order_acquire) == NodeState::kUnexpanded &&
-      SolveLeaf(root, pos)) {
+      SolveLeaf(root, pos, &root_solved_move_)) {
     return;
   }
   // The root's own evaluation (also for Gumbel's value estimate after tree reuse).
@@ -384,8 +388,9 @@ SearchResult TreeSearch::Finish(int ply) {
     for (std::size_t i = 0; i < saved_priors_.size(); ++i) {
       tree_.node(root.first_child + i).prior = saved_priors_[i];
     }
-  } else if (tree_.root_position().MustPass()) {
-    result.move = core::kPass;
+  } else {
+    // The root was solved without being expanded: the solver's move (or a pass).
+    result.move = root_solved_move_;
   }
   return result;
 }

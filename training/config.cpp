@@ -66,6 +66,7 @@ void ReadTrain(ConfigReader& r, TrainingConfig& c) {
   c.grad_clip = r.Double("train.grad_clip", c.grad_clip, 0, 1e6);
   c.samples_per_position =
       r.Double("train.samples_per_position", c.samples_per_position, 0.01, 1000);
+  c.min_positions = r.Int("train.min_positions", c.min_positions, 1, 1 << 30);
   c.publish_every = r.Int("train.publish_every", c.publish_every, 1, 1 << 30);
   c.checkpoint_every = r.Int("train.checkpoint_every", c.checkpoint_every, 1, 1 << 30);
   c.value_target_mix = r.Double("train.value_target_mix", c.value_target_mix, 0, 1);

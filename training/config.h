@@ -35,6 +35,7 @@ struct TrainingConfig {
   int lr_schedule_steps = 100000;        // cosine: steps to the minimum
   double grad_clip = 1.0;
   double samples_per_position = 4.0;  // training samples drawn per generated position
+  int min_positions = 2000;           // positions in the buffer before training starts
   int publish_every = 50;             // steps between new models for self-play
   int checkpoint_every = 200;         // steps between checkpoints
   double value_target_mix = 0.0;      // 0: game result, 1: the root's search value

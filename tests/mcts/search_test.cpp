@@ -110,6 +110,23 @@ TEST(Search, ProvenValuesAgreeWithTheSolver) {
   }
 }
 
+TEST(Search, ARootSmallEnoughToSolveGetsTheSolversMove) {
+  core::Rng rng(11);
+  for (int trial = 0; trial < 10; ++trial) {
+    core::Rules rules;
+    rules.start = core::StartKind::kRandom;
+    rules.random_moves = 60 - 6;
+    const Position pos = core::StartPosition(rules, rng.Next());
+    if (pos.IsGameOver()) continue;
+    SearchParams params;
+    params.solver_empties = 8;
+    const SearchResult r = Search(pos, params, 100);
+    ASSERT_TRUE(r.proven);
+    ASSERT_TRUE(pos.IsLegal(r.move)) << core::FormatBoardString(pos);
+    EXPECT_EQ(-core::SolveExact(pos.Play(r.move), params.rules).score, r.exact_score);
+  }
+}
+
 TEST(Search, OneThreadWithAFixedSeedIsDeterministic) {
   SearchParams params;
   params.dirichlet_noise = true;

@@ -1,0 +1,34 @@
+#pragma once
+// The training run: self-play threads and the trainer together in one run directory.
+//
+//   DIR/checkpoints/latest.ckpt     the newest checkpoint (atomic; resumed from)
+//   DIR/checkpoints/step-NNNNNNNN.ckpt  one per checkpoint, for evaluation
+//   DIR/replay/                     replay shards and the journal of finished games
+//   DIR/metrics.jsonl               one JSON object per report
+//
+// The trainer holds the ratio of training samples to generated positions at
+// samples_per_position, publishes a new model to self-play every publish_every steps
+// and checkpoints every checkpoint_every steps and when stopped. Started again on the
+// same directory it resumes (model, optimizer, step, replay buffer); after kill -9
+// only the games in flight and the steps since the last checkpoint are lost.
+#include <atomic>
+#include <ostream>
+#include <string>
+
+#include "training/config.h"
+
+namespace othello::training {
+
+struct RunSummary {
+  std::int64_t step = 0;
+  std::uint64_t games = 0;
+  std::uint64_t positions = 0;
+  double seconds = 0;
+};
+
+// Runs until config.minutes have passed (0: no limit) or `stop` is set. Progress goes
+// to `log`: a refreshed status line when `interactive`, plain lines otherwise.
+RunSummary RunTraining(const TrainingConfig& config, const std::string& run_dir,
+                       const std::atomic<bool>& stop, std::ostream& log, bool interactive);
+
+}  // namespace othello::training

@@ -1,0 +1,143 @@
+#include "training/self_play.h"
+
+#include <algorithm>
+
+#include "core/solver.h"
+
+namespace othello::training {
+namespace {
+
+std::uint16_t Prob(float p) {
+  return static_cast<std::uint16_t>(std::lround(std::clamp(p, 0.0f, 1.0f) * 65535));
+}
+
+}  // namespace
+
+void ModelSource::Publish(nn::OthelloNet& net, std::int64_t step) {
+  auto evaluator = std::make_shared<nn::NetEvaluator>(net, options_);
+  std::lock_guard<std::mutex> lock(mutex_);
+  current_ = std::move(evaluator);
+  step_ = step;
+}
+
+std::shared_ptr<nn::NetEvaluator> ModelSource::Current(std::int64_t* step) const {
+  std::lock_guard<std::mutex> lock(mutex_);
+  if (step) *step = step_;
+  return current_;
+}
+
+struct SelfPlayWorker::Game {
+  std::unique_ptr<mcts::Tree> tree;
+  std::unique_ptr<mcts::TreeSearch> search;
+  std::shared_ptr<nn::NetEvaluator> evaluator;  // the model this game's tree was built with
+  std::vector<Sample> samples;
+  std::vector<core::Color> movers;
+  std::vector<float> search_wdl;  // win, draw, loss per sample (side to move)
+  int ply = 0;
+};
+
+SelfPlayWorker::SelfPlayWorker(const TrainingConfig& config, ModelSource& models,
+                               ReplayBuffer& buffer, SelfPlayStats& stats, std::uint64_t seed)
+    : config_(config), models_(models), buffer_(buffer), stats_(stats), rng_(seed) {}
+
+void SelfPlayWorker::StartGame(Game& game) {
+  const core::Position start = core::StartPosition(config_.rules, rng_.Next());
+  game.evaluator = models_.Current();
+  if (!game.tree) {
+    game.tree = std::make_unique<mcts::Tree>(start, config_.tree_nodes);
+  } else {
+    game.tree->Reset(start);
+  }
+  game.search = std::make_unique<mcts::TreeSearch>(*game.tree, *game.evaluator, config_.search,
+                                                   nullptr, rng_.Next());
+  game.samples.clear();
+  game.movers.clear();
+  game.search_wdl.clear();
+  game.ply = 0;
+}
+
+void SelfPlayWorker::FinishGame(Game& game) {
+  const core::Position& final_position = game.tree->root_position();
+  const int area = final_position.squares();
+  const core::Outcome outcome = core::Score(final_position, config_.rules);
+  const float mix = static_cast<float>(config_.value_target_mix);
+  for (std::size_t i = 0; i < game.samples.size(); ++i) {
+    Sample& s = game.samples[i];
+    const core::Color mover = game.movers[i];
+    const int margin = outcome.MarginFor(mover);
+    s.final_margin = static_cast<std::int8_t>(margin);
+    const int result = s.has_exact ? s.exact_score : margin;
+    const float w = result > 0, d = result == 0;  // the loss share is what is left
+    const float m = s.has_exact ? 0.0f : mix;  // an exact value needs no mixing
+    s.wdl[0] = Prob((1 - m) * w + m * game.search_wdl[3 * i]);
+    s.wdl[1] = Prob((1 - m) * d + m * game.search_wdl[3 * i + 1]);
+    s.wdl[2] = static_cast<std::uint16_t>(65535 - s.wdl[0] - s.wdl[1]);
+    const core::Bitboard own = final_position.discs(mover);
+    const core::Bitboard theirs = final_position.discs(core::Other(mover));
+    for (int sq = 0; sq < area; ++sq) {
+      s.ownership[sq] = (own & core::Bit(sq)) ? 1 : (theirs & core::Bit(sq)) ? -1 : 0;
+    }
+  }
+  buffer_.Add(game.samples);
+  stats_.games.fetch_add(1, std::memory_order_relaxed);
+  stats_.positions.fetch_add(game.samples.size(), std::memory_order_relaxed);
+}
+
+void SelfPlayWorker::Run(const std::atomic<bool>& stop) {
+  std::vector<Game> games(config_.games_per_thread);
+  for (Game& g : games) StartGame(g);
+  std::vector<mcts::TreeSearch*> searches;
+  std::vector<mcts::SearchResult> results(games.size());
+  while (!stop.load(std::memory_order_relaxed)) {
+    // A newly published model takes over every game at its next move (the trees are
+    // kept), so that one round's leaves all go to one evaluator.
+    const std::shared_ptr<nn::NetEvaluator> current = models_.Current();
+    searches.clear();
+    for (Game& g : games) {
+      if (g.evaluator != current) {
+        g.evaluator = current;
+        g.search = std::make_unique<mcts::TreeSearch>(*g.tree, *current, config_.search, nullptr,
+                                                      rng_.Next());
+      }
+      const bool full = g.search->DrawFullSearch();
+      mcts::SearchLimits limits;
+      limits.visits = full ? config_.search.full_visits : config_.search.fast_visits;
+      g.search->Begin(limits, full);
+      searches.push_back(g.search.get());
+    }
+    mcts::RunSearchesBatched(searches, *current, config_.leaves_per_game);
+    for (Game& g : games) {
+      const mcts::SearchResult r = g.search->Finish(g.ply);
+      stats_.playouts.fetch_add(r.playouts, std::memory_order_relaxed);
+      const core::Position& pos = g.tree->root_position();
+      if (!pos.MustPass()) {  // forced passes teach nothing
+        Sample s;
+        s.SetPosition(pos);
+        s.has_policy = r.full_search && !r.policy_target.empty();
+        for (std::size_t a = 0; a < r.policy_target.size(); ++a) s.policy[a] = Prob(r.policy_target[a]);
+        s.search_value = static_cast<std::int16_t>(std::lround(std::clamp(r.q, -1.0f, 1.0f) * 32767));
+        if (r.exact) {
+          s.has_exact = 1;
+          s.exact_score = static_cast<std::int8_t>(r.exact_score);
+        } else if (pos.EmptyCount() <= config_.exact_target_empties) {
+          const core::SolveResult solved = core::SolveExact(pos, config_.rules);
+          if (solved.exact()) {
+            s.has_exact = 1;
+            s.exact_score = static_cast<std::int8_t>(solved.score);
+          }
+        }
+        g.samples.push_back(s);
+        g.movers.push_back(pos.side_to_move());
+        g.search_wdl.insert(g.search_wdl.end(), {r.win, r.draw, r.loss});
+      }
+      g.tree->Advance(r.move);
+      ++g.ply;
+      if (g.tree->root_position().IsGameOver()) {
+        FinishGame(g);
+        StartGame(g);
+      }
+    }
+  }
+}
+
+}  // namespace othello::training

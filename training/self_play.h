@@ -1,0 +1,62 @@
+#pragma once
+// Self-play: a worker thread plays `games_per_thread` games at once with the latest
+// published model, one evaluator batch per round holding leaves of all its games,
+// and adds every finished game's positions, with their targets, to the replay buffer.
+//
+// Targets per position: the policy target of full searches (playout cap
+// randomisation: fast searches give none), the game result as win/draw/loss for the
+// side to move (mixed with the search value by value_target_mix), the final
+// ownership and disc difference, and the exact score where the search proved it or
+// the solver finds it (at most exact_target_empties empties), which then replaces
+// the game result as value target.
+//
+// Thread safety: ModelSource is shared by the trainer (Publish) and the workers
+// (Current); a SelfPlayWorker belongs to its thread.
+#include <atomic>
+#include <memory>
+#include <mutex>
+
+#include "nn/inference.h"
+#include "training/config.h"
+#include "training/replay_buffer.h"
+
+namespace othello::training {
+
+// The model self-play uses: replaced by the trainer, picked up between moves.
+class ModelSource {
+ public:
+  explicit ModelSource(const nn::InferenceOptions& options) : options_(options) {}
+  void Publish(nn::OthelloNet& net, std::int64_t step);
+  std::shared_ptr<nn::NetEvaluator> Current(std::int64_t* step = nullptr) const;
+
+ private:
+  const nn::InferenceOptions options_;
+  mutable std::mutex mutex_;
+  std::shared_ptr<nn::NetEvaluator> current_;  // guarded by mutex_
+  std::int64_t step_ = 0;                      // guarded by mutex_
+};
+
+struct SelfPlayStats {
+  std::atomic<std::uint64_t> games{0}, positions{0}, playouts{0}, evaluations{0};
+};
+
+class SelfPlayWorker {
+ public:
+  SelfPlayWorker(const TrainingConfig& config, ModelSource& models, ReplayBuffer& buffer,
+                 SelfPlayStats& stats, std::uint64_t seed);
+  // Plays until `stop` is set; games in flight are dropped.
+  void Run(const std::atomic<bool>& stop);
+
+ private:
+  struct Game;
+  void StartGame(Game& game);
+  void FinishGame(Game& game);
+
+  const TrainingConfig config_;
+  ModelSource& models_;
+  ReplayBuffer& buffer_;
+  SelfPlayStats& stats_;
+  core::Rng rng_;
+};
+
+}  // namespace othello::training

@@ -1,0 +1,49 @@
+#pragma once
+// The trainer: minibatches from the replay buffer, SGD with momentum or AdamW, a
+// linear warm-up then a constant or cosine learning rate, weight decay, gradient
+// clipping, and the loss of nn/loss.h. Runs on the inference device (CUDA when
+// available) in fp32.
+// Thread safety: one thread drives a Trainer.
+#include <memory>
+#include <vector>
+
+#include <torch/torch.h>
+
+#include "nn/checkpoint.h"
+#include "nn/loss.h"
+#include "training/config.h"
+#include "training/sample.h"
+
+namespace othello::training {
+
+struct Minibatch {
+  torch::Tensor input;
+  nn::TrainingTargets targets;
+};
+
+// Tensors for `samples` (all of one board size) on `device`.
+Minibatch Collate(const std::vector<Sample>& samples, const torch::Device& device);
+
+class Trainer {
+ public:
+  // Starts from `checkpoint` (its net, step and optimizer state) or, when its net is
+  // null, from a fresh network of config.net.
+  Trainer(const TrainingConfig& config, nn::Checkpoint checkpoint, const std::string& source);
+
+  nn::LossTerms Step(const std::vector<Sample>& samples);
+  double LearningRate() const;
+
+  std::int64_t step() const { return step_; }
+  nn::OthelloNet& net() { return net_; }
+  torch::optim::Optimizer& optimizer() { return *optimizer_; }
+  const torch::Device& device() const { return device_; }
+
+ private:
+  const TrainingConfig config_;
+  torch::Device device_;
+  nn::OthelloNet net_{nullptr};
+  std::unique_ptr<torch::optim::Optimizer> optimizer_;
+  std::int64_t step_ = 0;
+};
+
+}  // namespace othello::training
