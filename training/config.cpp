@@ -117,6 +117,7 @@ TrainingConfig Read(ConfigReader& r, const std::vector<std::string>& overrides) 
   ReadReplay(r, c);
   ReadInference(r, c.inference);
   c.minutes = r.Double("run.minutes", c.minutes, 0, 1e7);
+  c.steps = r.Int("run.steps", 0, 0, 2000000000);
   c.seed = static_cast<std::uint64_t>(r.Int("run.seed", 1, 0, 1 << 30));
   r.Finish();
   return c;

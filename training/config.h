@@ -53,6 +53,7 @@ struct TrainingConfig {
 
   // run.*
   double minutes = 0;  // 0: until stopped
+  std::int64_t steps = 0;  // stop at this training step (0: no limit)
   std::uint64_t seed = 1;
 };
 

@@ -152,7 +152,10 @@ RunSummary Run::Execute(const std::atomic<bool>& stop) {
   core::Rng rng(core::Mix64(config_.seed ^ static_cast<std::uint64_t>(trainer.step())));
   LossMeans losses;
   double trained = static_cast<double>(trainer.step()) * config_.batch_size;
-  const auto time_up = [&] { return config_.minutes > 0 && Since(start_) >= config_.minutes * 60; };
+  const auto time_up = [&] {
+    return (config_.minutes > 0 && Since(start_) >= config_.minutes * 60) ||
+           (config_.steps > 0 && trainer.step() >= config_.steps);
+  };
   while (!stop.load() && !stop_selfplay.load() && !time_up()) {
     const double allowed = config_.samples_per_position * buffer.seen();
     if (buffer.size() < static_cast<std::size_t>(config_.min_positions) ||

@@ -26,7 +26,8 @@ struct RunSummary {
   double seconds = 0;
 };
 
-// Runs until config.minutes have passed (0: no limit) or `stop` is set. Progress goes
+// Runs until config.minutes have passed or config.steps are reached (0: no limit), or
+// `stop` is set. Progress goes
 // to `log`: a refreshed status line when `interactive`, plain lines otherwise.
 RunSummary RunTraining(const TrainingConfig& config, const std::string& run_dir,
                        const std::atomic<bool>& stop, std::ostream& log, bool interactive);

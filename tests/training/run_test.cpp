@@ -1,0 +1,110 @@
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+#include "core/error.h"
+#include "nn/checkpoint.h"
+#include "training/run.h"
+
+namespace othello::training {
+namespace {
+
+namespace fs = std::filesystem;
+
+// A tiny 6x6 run that trains a few steps in seconds.
+TrainingConfig Tiny(int steps) {
+  return ParseTrainingConfig(
+      "game: {size: 6}\n"
+      "network: {blocks: 1, channels: 8, head_channels: 4, value_hidden: 8}\n"
+      "selfplay: {threads: 1, games_per_thread: 8, leaves_per_game: 2}\n"
+      "search: {full_visits: 8, fast_visits: 4, full_search_probability: 0.5, "
+      "solver_empties: 4, tree_nodes: 4000}\n"
+      "train: {batch_size: 32, min_positions: 64, publish_every: 3, checkpoint_every: 5, "
+      "samples_per_position: 4, warmup_steps: 2}\n"
+      "replay: {window_min: 500, window_max: 2000, shard_positions: 100}\n"
+      "inference: {device: cpu, max_wait_us: 100, cache_entries: 0}\n"
+      "run: {steps: " + std::to_string(steps) + "}\n",
+      "tiny.yaml");
+}
+
+std::string TempDir(const std::string& name) {
+  const fs::path dir = fs::temp_directory_path() / ("oz_run_" + std::to_string(::getpid()) + "_" + name);
+  fs::remove_all(dir);
+  return dir.string();
+}
+
+int Lines(const fs::path& file) {
+  std::ifstream in(file);
+  int n = 0;
+  for (std::string line; std::getline(in, line);) n += !line.empty();
+  return n;
+}
+
+TEST(TrainingRun, TrainsEndToEndAndResumes) {
+  const std::string dir = TempDir("resume");
+  std::atomic<bool> stop{false};
+  std::ostringstream log;
+  const RunSummary first = RunTraining(Tiny(10), dir, stop, log, false);
+  EXPECT_EQ(first.step, 10);
+  EXPECT_GT(first.games, 0u);
+  EXPECT_TRUE(fs::exists(fs::path(dir) / "checkpoints" / "latest.ckpt"));
+  EXPECT_TRUE(fs::exists(fs::path(dir) / "checkpoints" / "step-00000010.ckpt"));
+  EXPECT_TRUE(fs::exists(fs::path(dir) / "checkpoints" / "step-00000005.ckpt"));
+  EXPECT_GE(Lines(fs::path(dir) / "metrics.jsonl"), 1);
+  EXPECT_EQ(nn::LoadCheckpoint((fs::path(dir) / "checkpoints" / "latest.ckpt").string()).step, 10);
+
+  // Started again: the same step count, buffer and games carry on.
+  const RunSummary second = RunTraining(Tiny(15), dir, stop, log, false);
+  EXPECT_EQ(second.step, 15);
+  EXPECT_GE(second.games, first.games);
+  EXPECT_GE(second.positions, first.positions);
+  EXPECT_THAT(log.str(), ::testing::HasSubstr("from step 10"));
+  fs::remove_all(dir);
+}
+
+TEST(TrainingRun, AKillWhileWritingACheckpointLeavesAnIntactOne) {
+  const std::string dir = TempDir("killed");
+  std::atomic<bool> stop{false};
+  std::ostringstream log;
+  RunTraining(Tiny(5), dir, stop, log, false);
+  // A kill during the next write leaves a partial temporary file beside the intact one.
+  const fs::path tmp = fs::path(dir) / "checkpoints" / "latest.ckpt.tmp";
+  std::ofstream(tmp) << "partial checkpoint bytes";
+  const RunSummary resumed = RunTraining(Tiny(10), dir, stop, log, false);
+  EXPECT_EQ(resumed.step, 10);
+  EXPECT_THAT(log.str(), ::testing::HasSubstr("from step 5"));
+  fs::remove_all(dir);
+}
+
+TEST(TrainingRun, AnotherNetworkOnTheSameRunIsAClearError) {
+  const std::string dir = TempDir("mismatch");
+  std::atomic<bool> stop{false};
+  std::ostringstream log;
+  RunTraining(Tiny(1), dir, stop, log, false);
+  TrainingConfig wider = Tiny(2);
+  wider.net.channels = 16;
+  try {
+    RunTraining(wider, dir, stop, log, false);
+    FAIL() << "a different network resumed";
+  } catch (const core::InputError& e) {
+    EXPECT_THAT(e.what(), ::testing::HasSubstr("latest.ckpt: network configuration differs: "
+                                               "channels: 8 (expected 16)"));
+  }
+  fs::remove_all(dir);
+}
+
+TEST(TrainingRun, StopsWhenAskedAndCheckpoints) {
+  const std::string dir = TempDir("stop");
+  std::atomic<bool> stop{true};  // already set: stop at once, still checkpointing
+  std::ostringstream log;
+  const RunSummary summary = RunTraining(Tiny(0), dir, stop, log, false);
+  EXPECT_EQ(summary.step, 0);
+  EXPECT_TRUE(fs::exists(fs::path(dir) / "checkpoints" / "latest.ckpt"));
+  fs::remove_all(dir);
+}
+
+}  // namespace
+}  // namespace othello::training
