@@ -116,6 +116,9 @@ TrainingConfig Read(ConfigReader& r, const std::vector<std::string>& overrides) 
   ReadTrain(r, c);
   ReadReplay(r, c);
   ReadInference(r, c.inference);
+  c.eval_every_checkpoints = r.Int("eval.every_checkpoints", c.eval_every_checkpoints, 0, 1 << 20);
+  c.eval_games = r.Int("eval.games", c.eval_games, 2, 100000);
+  c.eval_visits = r.Int("eval.visits", c.eval_visits, 1, 1 << 20);
   c.minutes = r.Double("run.minutes", c.minutes, 0, 1e7);
   c.steps = r.Int("run.steps", 0, 0, 2000000000);
   c.seed = static_cast<std::uint64_t>(r.Int("run.seed", 1, 0, 1 << 30));

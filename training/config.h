@@ -51,6 +51,11 @@ struct TrainingConfig {
 
   nn::InferenceOptions inference;  // inference.*
 
+  // eval.*: quick checks against the random and greedy players after checkpoints.
+  int eval_every_checkpoints = 1;  // 0: never
+  int eval_games = 20;             // per baseline
+  int eval_visits = 32;
+
   // run.*
   double minutes = 0;  // 0: until stopped
   std::int64_t steps = 0;  // stop at this training step (0: no limit)

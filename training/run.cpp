@@ -9,6 +9,7 @@
 
 #include "core/error.h"
 #include "nn/checkpoint.h"
+#include "training/evaluation.h"
 #include "training/replay_buffer.h"
 #include "training/self_play.h"
 #include "training/trainer.h"
@@ -51,6 +52,8 @@ class Run {
 
  private:
   void SaveCheckpoint(Trainer& trainer, ReplayBuffer& buffer);
+  void Evaluate(const ModelSource& models, std::int64_t step);
+  int checkpoints_ = 0;
   void Report(const Trainer& trainer, const ReplayBuffer& buffer, const SelfPlayStats& stats,
               const LossMeans& losses, bool final_line);
 
@@ -75,6 +78,28 @@ void Run::SaveCheckpoint(Trainer& trainer, ReplayBuffer& buffer) {
   fs::copy_file(latest, tmp, fs::copy_options::overwrite_existing);
   fs::rename(tmp, copy);
   last_checkpoint_ = Clock::now();
+}
+
+void Run::Evaluate(const ModelSource& models, std::int64_t step) {
+  if (config_.eval_every_checkpoints == 0 || ++checkpoints_ % config_.eval_every_checkpoints) {
+    return;
+  }
+  std::shared_ptr<nn::NetEvaluator> evaluator = models.Current();
+  nlohmann::json line = {{"seconds", Since(start_)}, {"step", step}};
+  std::string text = "[" + std::to_string(static_cast<long long>(Since(start_))) + "s] step " +
+                     std::to_string(step) + " vs";
+  for (Baseline b : {Baseline::kRandom, Baseline::kGreedy}) {
+    const MatchResult r = PlayBaseline(*evaluator, config_, b, config_.eval_games,
+                                       config_.eval_visits, config_.seed + step);
+    line[std::string("vs_") + BaselineName(b)] = {
+        {"score", r.Score()}, {"wins", r.wins}, {"draws", r.draws}, {"losses", r.losses}};
+    char part[96];
+    std::snprintf(part, sizeof part, " %s %.0f%% (%d-%d-%d)", BaselineName(b), 100 * r.Score(),
+                  r.wins, r.draws, r.losses);
+    text += part;
+  }
+  std::ofstream(dir_ / "metrics.jsonl", std::ios::app) << nlohmann::json{{"eval", line}}.dump() << "\n";
+  log_ << (interactive_ ? "\r" + text + "\033[K\n" : text + "\n") << std::flush;
 }
 
 void Run::Report(const Trainer& trainer, const ReplayBuffer& buffer, const SelfPlayStats& stats,
@@ -165,7 +190,11 @@ RunSummary Run::Execute(const std::atomic<bool>& stop) {
       losses.Add(trainer.Step(buffer.Draw(config_.batch_size, rng)));
       trained += config_.batch_size;
       if (trainer.step() % config_.publish_every == 0) models.Publish(trainer.net(), trainer.step());
-      if (trainer.step() % config_.checkpoint_every == 0) SaveCheckpoint(trainer, buffer);
+      if (trainer.step() % config_.checkpoint_every == 0) {
+        SaveCheckpoint(trainer, buffer);
+        models.Publish(trainer.net(), trainer.step());
+        Evaluate(models, trainer.step());
+      }
     }
     if (Since(start_) - last_report_time_ >= (interactive_ ? 1.0 : 10.0)) {
       Report(trainer, buffer, stats, losses, false);

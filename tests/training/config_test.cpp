@@ -64,5 +64,13 @@ TEST(TrainingConfig, ErrorsNameTheKeyTheValueAndTheFile) {
   }
 }
 
+TEST(TrainingConfig, EveryShippedConfigIsValid) {
+  for (const char* name : {"quickstart", "6x6", "8x8-gpu", "10x10"}) {
+    const std::string path = std::string(OZ_CONFIG_DIR) + "/" + name + ".yaml";
+    EXPECT_NO_THROW(LoadTrainingConfig(path)) << path;
+  }
+  EXPECT_EQ(LoadTrainingConfig(std::string(OZ_CONFIG_DIR) + "/10x10.yaml").rules.size, 10);
+}
+
 }  // namespace
 }  // namespace othello::training

@@ -26,6 +26,7 @@ TrainingConfig Tiny(int steps) {
       "samples_per_position: 4, warmup_steps: 2}\n"
       "replay: {window_min: 500, window_max: 2000, shard_positions: 100}\n"
       "inference: {device: cpu, max_wait_us: 100, cache_entries: 0}\n"
+      "eval: {games: 2, visits: 2}\n"
       "run: {steps: " + std::to_string(steps) + "}\n",
       "tiny.yaml");
 }
@@ -54,6 +55,7 @@ TEST(TrainingRun, TrainsEndToEndAndResumes) {
   EXPECT_TRUE(fs::exists(fs::path(dir) / "checkpoints" / "step-00000010.ckpt"));
   EXPECT_TRUE(fs::exists(fs::path(dir) / "checkpoints" / "step-00000005.ckpt"));
   EXPECT_GE(Lines(fs::path(dir) / "metrics.jsonl"), 1);
+  EXPECT_THAT(log.str(), ::testing::HasSubstr("vs random"));
   EXPECT_EQ(nn::LoadCheckpoint((fs::path(dir) / "checkpoints" / "latest.ckpt").string()).step, 10);
 
   // Started again: the same step count, buffer and games carry on.
