@@ -60,11 +60,12 @@ def main():
     ax2.plot(minutes, [r["playouts_per_second"] for r in reports], color="tab:orange",
              label="playouts/s")
     ax2.set_ylabel("playouts per second")
-    for baseline in ("random", "greedy"):
-        key = "vs_" + baseline
-        points = [(e["step"], 100 * e[key]["score"]) for e in evals if key in e]
-        if points:
-            axes[2].plot(*zip(*points), marker="o", label="vs " + baseline)
+    for prefix, mode in (("vs_", "search"), ("policy_vs_", "policy")):
+        for baseline in ("random", "greedy"):
+            key = prefix + baseline
+            points = [(e["step"], 100 * e[key]["score"]) for e in evals if key in e]
+            if points:
+                axes[2].plot(*zip(*points), marker="o", label=f"{mode} vs {baseline}")
     axes[2].set_xlabel("training step")
     axes[2].set_ylabel("score %")
     axes[2].set_ylim(0, 100)

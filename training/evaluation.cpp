@@ -32,6 +32,7 @@ MatchResult PlayBaseline(mcts::Evaluator& evaluator, const TrainingConfig& confi
   params.temperature_start = params.temperature_end = 0;
   params.threads = 1;
   params.leaves_per_batch = 8;
+  if (visits <= 1) params.solver_empties = 0;
   core::Rules opening = config.rules;
   if (opening.start == core::StartKind::kStandard) {
     opening.start = core::StartKind::kRandom;

@@ -26,6 +26,8 @@ struct MatchResult {
 // The baseline's move in `position` (which must have a legal move).
 core::Square BaselineMove(Baseline baseline, const core::Position& position, core::Rng& rng);
 
+// With visits == 1 the model plays its raw policy (the move of highest prior) and
+// never calls the endgame solver: the network alone.
 MatchResult PlayBaseline(mcts::Evaluator& evaluator, const TrainingConfig& config,
                          Baseline baseline, int games, int visits, std::uint64_t seed);
 

@@ -87,16 +87,23 @@ void Run::Evaluate(const ModelSource& models, std::int64_t step) {
   std::shared_ptr<nn::NetEvaluator> evaluator = models.Current();
   nlohmann::json line = {{"seconds", Since(start_)}, {"step", step}};
   std::string text = "[" + std::to_string(static_cast<long long>(Since(start_))) + "s] step " +
-                     std::to_string(step) + " vs";
-  for (Baseline b : {Baseline::kRandom, Baseline::kGreedy}) {
-    const MatchResult r = PlayBaseline(*evaluator, config_, b, config_.eval_games,
-                                       config_.eval_visits, config_.seed + step);
-    line[std::string("vs_") + BaselineName(b)] = {
-        {"score", r.Score()}, {"wins", r.wins}, {"draws", r.draws}, {"losses", r.losses}};
-    char part[96];
-    std::snprintf(part, sizeof part, " %s %.0f%% (%d-%d-%d)", BaselineName(b), 100 * r.Score(),
-                  r.wins, r.draws, r.losses);
-    text += part;
+                     std::to_string(step) + " scores";
+  // The search as self-play uses it, and the raw policy (one visit, no solver), which
+  // shows what the network itself has learnt.
+  for (const int visits : {config_.eval_visits, 1}) {
+    const std::string mode = visits == 1 ? "policy" : "search";
+    text += " | " + mode + ":";
+    for (Baseline b : {Baseline::kRandom, Baseline::kGreedy}) {
+      const MatchResult r = PlayBaseline(*evaluator, config_, b, config_.eval_games, visits,
+                                         config_.seed + step);
+      const std::string key = (visits == 1 ? "policy_vs_" : "vs_") + std::string(BaselineName(b));
+      line[key] = {{"score", r.Score()}, {"wins", r.wins}, {"draws", r.draws},
+                   {"losses", r.losses}};
+      char part[96];
+      std::snprintf(part, sizeof part, " %s %.0f%% (%d-%d-%d)", BaselineName(b),
+                    100 * r.Score(), r.wins, r.draws, r.losses);
+      text += part;
+    }
   }
   std::ofstream(dir_ / "metrics.jsonl", std::ios::app) << nlohmann::json{{"eval", line}}.dump() << "\n";
   log_ << (interactive_ ? "\r" + text + "\033[K\n" : text + "\n") << std::flush;

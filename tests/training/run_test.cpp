@@ -55,7 +55,8 @@ TEST(TrainingRun, TrainsEndToEndAndResumes) {
   EXPECT_TRUE(fs::exists(fs::path(dir) / "checkpoints" / "step-00000010.ckpt"));
   EXPECT_TRUE(fs::exists(fs::path(dir) / "checkpoints" / "step-00000005.ckpt"));
   EXPECT_GE(Lines(fs::path(dir) / "metrics.jsonl"), 1);
-  EXPECT_THAT(log.str(), ::testing::HasSubstr("vs random"));
+  EXPECT_THAT(log.str(), ::testing::HasSubstr("search: random"));
+  EXPECT_THAT(log.str(), ::testing::HasSubstr("policy: random"));
   EXPECT_EQ(nn::LoadCheckpoint((fs::path(dir) / "checkpoints" / "latest.ckpt").string()).step, 10);
 
   // Started again: the same step count, buffer and games carry on.
