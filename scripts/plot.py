@@ -45,7 +45,7 @@ def main():
         sys.exit("error: matplotlib is missing: apt-get install python3-matplotlib")
     reports, evals = read_metrics(metrics)
     fig, axes = plt.subplots(3, 1, figsize=(9, 11))
-    trained = [r for r in reports if r["loss"]["total"] > 0]
+    trained = [r for r in reports if "loss" in r]
     steps = [r["step"] for r in trained]
     for term in ("total", "policy", "value", "ownership", "disc_difference"):
         axes[0].plot(steps, [r["loss"][term] for r in trained], label=term)

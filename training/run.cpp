@@ -126,17 +126,24 @@ void Run::Report(const Trainer& trainer, const ReplayBuffer& buffer, const SelfP
       {"games", buffer.games()}, {"positions", buffer.seen()},
       {"buffer", buffer.size()}, {"window", buffer.WindowSize()},
       {"positions_per_second", positions_rate}, {"playouts_per_second", playout_rate},
-      {"learning_rate", trainer.LearningRate()}, {"loss", losses.Json()}};
+      {"learning_rate", trainer.LearningRate()}};
+  if (losses.count > 0) line["loss"] = losses.Json();
   std::ofstream(dir_ / "metrics.jsonl", std::ios::app) << line.dump() << "\n";
+  char loss_text[96] = "no training steps";
+  if (losses.count > 0) {
+    const nlohmann::json mean = losses.Json();
+    std::snprintf(loss_text, sizeof loss_text, "loss %.3f (policy %.3f value %.3f)",
+                  mean["total"].get<double>(), mean["policy"].get<double>(),
+                  mean["value"].get<double>());
+  }
   char text[320];
   std::snprintf(text, sizeof text,
                 "[%6.0fs] step %lld | games %llu | positions %llu (%.0f/s) | playouts %.0f/s | "
-                "loss %.3f (policy %.3f value %.3f) | checkpoint in %.0f steps",
+                "%s | checkpoint in %.0f steps",
                 now, static_cast<long long>(trainer.step()),
                 static_cast<unsigned long long>(buffer.games()),
                 static_cast<unsigned long long>(buffer.seen()), positions_rate, playout_rate,
-                losses.Json()["total"].get<double>(), losses.Json()["policy"].get<double>(),
-                losses.Json()["value"].get<double>(), to_checkpoint);
+                loss_text, to_checkpoint);
   if (interactive_ && !final_line) {
     log_ << "\r" << text << "\033[K" << std::flush;
   } else {
