@@ -94,6 +94,12 @@ void ReadReplay(ConfigReader& r, TrainingConfig& c) {
 
 void ReadInference(ConfigReader& r, nn::InferenceOptions& o) {
   o.device = r.String("inference.device", o.device);
+  const bool cuda_index = o.device.rfind("cuda:", 0) == 0 && o.device.size() > 5 &&
+                          o.device.find_first_not_of("0123456789", 5) == std::string::npos;
+  if (o.device != "auto" && o.device != "cpu" && o.device != "cuda" && !cuda_index) {
+    throw core::InputError("config " + r.name() + ": inference.device '" + o.device +
+                           "': expected auto, cpu, cuda or cuda:N");
+  }
   o.precision = r.String("inference.precision", o.precision, {"auto", "fp32", "fp16", "bf16"});
   o.max_batch = r.Int("inference.max_batch", o.max_batch, 0, 1 << 16);
   o.max_wait_us = r.Int("inference.max_wait_us", o.max_wait_us, 0, 10000000);

@@ -52,6 +52,9 @@ TEST(TrainingConfig, ErrorsNameTheKeyTheValueAndTheFile) {
   EXPECT_THAT(ErrorOf("replay:\n  window_min: 100\n  window_max: 10\n"),
               HasSubstr("replay.window_max '10': below replay.window_min (100)"));
   EXPECT_THAT(ErrorOf("train: [1, 2\n"), HasSubstr("not valid YAML"));
+  EXPECT_THAT(ErrorOf("inference:\n  device: gpu\n"),
+              HasSubstr("inference.device 'gpu': expected auto, cpu, cuda or cuda:N"));
+  EXPECT_EQ(ErrorOf("inference:\n  device: cuda:1\n"), "no error");
   EXPECT_THAT(ErrorOf("", {"train.nonsense=3"}), HasSubstr("unknown key train.nonsense"));
   EXPECT_THAT(ErrorOf("", {"no_equals"}), HasSubstr("expected key.path=value"));
   EXPECT_THAT(ErrorOf("", {"train.batch_size=abc"}), HasSubstr("expected an integer"));
