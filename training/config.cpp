@@ -117,6 +117,11 @@ TrainingConfig Read(ConfigReader& r, const std::vector<std::string>& overrides) 
   c.selfplay_threads = r.Int("selfplay.threads", c.selfplay_threads, 1, 1024);
   c.games_per_thread = r.Int("selfplay.games_per_thread", c.games_per_thread, 1, 65536);
   c.leaves_per_game = r.Int("selfplay.leaves_per_game", c.leaves_per_game, 1, 1024);
+  c.resign = r.Bool("selfplay.resign", c.resign);
+  c.resign_value = r.Double("selfplay.resign_value", c.resign_value, -1, 1);
+  c.resign_moves = r.Int("selfplay.resign_moves", c.resign_moves, 1, 100);
+  c.resign_check_fraction =
+      r.Double("selfplay.resign_check_fraction", c.resign_check_fraction, 0, 1);
   ReadSearch(r, c.search, c);
   c.search.rules = c.rules;
   ReadTrain(r, c);

@@ -21,6 +21,13 @@ struct TrainingConfig {
   int selfplay_threads = 1;
   int games_per_thread = 16;
   int leaves_per_game = 4;
+  // selfplay.resign*: a side whose root value stays at or below resign_value for
+  // resign_moves of its moves in a row resigns, except in a resign_check_fraction of
+  // games, which play on to count how often resigning would have been wrong.
+  bool resign = false;
+  double resign_value = -0.95;
+  int resign_moves = 2;
+  double resign_check_fraction = 0.1;
   mcts::SearchParams search;  // search.*
   std::size_t tree_nodes = 200000;
 

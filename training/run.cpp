@@ -126,7 +126,10 @@ void Run::Report(const Trainer& trainer, const ReplayBuffer& buffer, const SelfP
       {"games", buffer.games()}, {"positions", buffer.seen()},
       {"buffer", buffer.size()}, {"window", buffer.WindowSize()},
       {"positions_per_second", positions_rate}, {"playouts_per_second", playout_rate},
-      {"learning_rate", trainer.LearningRate()}};
+      {"learning_rate", trainer.LearningRate()},
+      {"resigned", stats.resigned.load()},
+      {"resign_checks", stats.resign_checks.load()},
+      {"resign_false_positives", stats.resign_false_positives.load()}};
   if (losses.count > 0) line["loss"] = losses.Json();
   std::ofstream(dir_ / "metrics.jsonl", std::ios::app) << line.dump() << "\n";
   char loss_text[96] = "no training steps";

@@ -34,6 +34,9 @@ struct SelfPlayWorker::Game {
   std::vector<core::Color> movers;
   std::vector<float> search_wdl;  // win, draw, loss per sample (side to move)
   int ply = 0;
+  bool resign_check = false;                  // play on to check resignations
+  int low_value_moves[2] = {0, 0};            // per colour, in a row
+  std::optional<core::Color> would_resign;    // check games: who would have resigned
 };
 
 SelfPlayWorker::SelfPlayWorker(const TrainingConfig& config, ModelSource& models,
@@ -54,12 +57,37 @@ void SelfPlayWorker::StartGame(Game& game) {
   game.movers.clear();
   game.search_wdl.clear();
   game.ply = 0;
+  game.resign_check = rng_.Uniform() < config_.resign_check_fraction;
+  game.low_value_moves[0] = game.low_value_moves[1] = 0;
+  game.would_resign.reset();
 }
 
-void SelfPlayWorker::FinishGame(Game& game) {
+std::optional<core::Color> SelfPlayWorker::Resigns(Game& game, core::Color mover, float value) {
+  if (!config_.resign) return std::nullopt;
+  int& low = game.low_value_moves[static_cast<int>(mover)];
+  low = value <= config_.resign_value ? low + 1 : 0;
+  if (low < config_.resign_moves) return std::nullopt;
+  if (!game.resign_check) return mover;
+  if (!game.would_resign) game.would_resign = mover;
+  return std::nullopt;
+}
+
+void SelfPlayWorker::FinishGame(Game& game, std::optional<core::Color> resigned) {
   const core::Position& final_position = game.tree->root_position();
   const int area = final_position.squares();
-  const core::Outcome outcome = core::Score(final_position, config_.rules);
+  core::Outcome outcome = core::Score(final_position, config_.rules);
+  if (resigned) {
+    // The resigning side loses; the margin keeps the board's size but not its sign.
+    const int size = std::max(1, std::abs(outcome.black_margin));
+    outcome.black_margin = *resigned == core::Color::kBlack ? -size : size;
+    stats_.resigned.fetch_add(1, std::memory_order_relaxed);
+  }
+  if (game.would_resign) {
+    stats_.resign_checks.fetch_add(1, std::memory_order_relaxed);
+    if (outcome.MarginFor(*game.would_resign) >= 0) {
+      stats_.resign_false_positives.fetch_add(1, std::memory_order_relaxed);
+    }
+  }
   const float mix = static_cast<float>(config_.value_target_mix);
   for (std::size_t i = 0; i < game.samples.size(); ++i) {
     Sample& s = game.samples[i];
@@ -130,10 +158,16 @@ void SelfPlayWorker::Run(const std::atomic<bool>& stop) {
         g.movers.push_back(pos.side_to_move());
         g.search_wdl.insert(g.search_wdl.end(), {r.win, r.draw, r.loss});
       }
+      const std::optional<core::Color> resigned = Resigns(g, pos.side_to_move(), r.q);
+      if (resigned) {
+        FinishGame(g, resigned);
+        StartGame(g);
+        continue;
+      }
       g.tree->Advance(r.move);
       ++g.ply;
       if (g.tree->root_position().IsGameOver()) {
-        FinishGame(g);
+        FinishGame(g, std::nullopt);
         StartGame(g);
       }
     }

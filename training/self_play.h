@@ -3,6 +3,8 @@
 // published model, one evaluator batch per round holding leaves of all its games,
 // and adds every finished game's positions, with their targets, to the replay buffer.
 //
+// Resignation (optional): see TrainingConfig; a resigned game's value targets say the
+// resigning side lost, and its ownership and disc targets come from the last board.
 // Targets per position: the policy target of full searches (playout cap
 // randomisation: fast searches give none), the game result as win/draw/loss for the
 // side to move (mixed with the search value by value_target_mix), the final
@@ -15,6 +17,7 @@
 #include <atomic>
 #include <memory>
 #include <mutex>
+#include <optional>
 
 #include "nn/inference.h"
 #include "training/config.h"
@@ -37,7 +40,10 @@ class ModelSource {
 };
 
 struct SelfPlayStats {
-  std::atomic<std::uint64_t> games{0}, positions{0}, playouts{0}, evaluations{0};
+  std::atomic<std::uint64_t> games{0}, positions{0}, playouts{0};
+  // Resignation: games resigned; check games in which a side would have resigned, and
+  // those of them it did not lose (false positives).
+  std::atomic<std::uint64_t> resigned{0}, resign_checks{0}, resign_false_positives{0};
 };
 
 class SelfPlayWorker {
@@ -50,7 +56,9 @@ class SelfPlayWorker {
  private:
   struct Game;
   void StartGame(Game& game);
-  void FinishGame(Game& game);
+  void FinishGame(Game& game, std::optional<core::Color> resigned);
+  // Updates the resignation state after a search; the side that resigns now, if any.
+  std::optional<core::Color> Resigns(Game& game, core::Color mover, float value);
 
   const TrainingConfig config_;
   ModelSource& models_;

@@ -99,6 +99,28 @@ TEST(TrainingRun, AnotherNetworkOnTheSameRunIsAClearError) {
   fs::remove_all(dir);
 }
 
+TEST(TrainingRun, ResignationEndsGamesAndIsChecked) {
+  const std::string dir = TempDir("resign");
+  std::atomic<bool> stop{false};
+  std::ostringstream log;
+  // A threshold no value can stay above: every side resigns at its first moves,
+  // except in the check games.
+  TrainingConfig config = Tiny(3);
+  config.resign = true;
+  config.resign_value = 1.0;
+  config.resign_moves = 1;
+  config.resign_check_fraction = 0.5;
+  const RunSummary summary = RunTraining(config, dir, stop, log, false);
+  EXPECT_EQ(summary.step, 3);
+  std::ifstream metrics(fs::path(dir) / "metrics.jsonl");
+  std::string last, line;
+  while (std::getline(metrics, line)) {
+    if (line.find("\"resigned\"") != std::string::npos) last = line;
+  }
+  EXPECT_THAT(last, ::testing::Not(::testing::HasSubstr("\"resigned\":0,")));
+  fs::remove_all(dir);
+}
+
 TEST(TrainingRun, StopsWhenAskedAndCheckpoints) {
   const std::string dir = TempDir("stop");
   std::atomic<bool> stop{true};  // already set: stop at once, still checkpointing
