@@ -62,6 +62,12 @@ class Rng {
   // Uniform double in [0, 1).
   double Uniform() { return static_cast<double>(Next() >> 11) * 0x1.0p-53; }
 
+  // The full state, to save and restore a generator exactly.
+  const std::uint64_t* state() const { return state_; }
+  void set_state(const std::uint64_t state[4]) {
+    for (int i = 0; i < 4; ++i) state_[i] = state[i];
+  }
+
  private:
   static std::uint64_t Rotl(std::uint64_t x, int k) { return (x << k) | (x >> (64 - k)); }
   std::uint64_t state_[4];

@@ -14,8 +14,8 @@ namespace othello::nn {
 namespace {
 
 constexpr char kMagic[8] = {'O', 'Z', 'C', 'K', 'P', 'T', '0', '1'};
-// magic, version, 5 config ints, step, two sizes, checksum
-constexpr std::size_t kHeaderBytes = 8 + 4 + 5 * 4 + 8 + 8 + 8 + 8;
+// magic, version, 5 config ints, step, three sizes, checksum
+constexpr std::size_t kHeaderBytes = 8 + 4 + 5 * 4 + 8 + 8 + 8 + 8 + 8;
 constexpr std::size_t kChecksumOffset = kHeaderBytes - 8;
 
 std::uint64_t Fnv1a(const char* data, std::size_t size, std::uint64_t h) {
@@ -79,7 +79,7 @@ void WriteAtomically(const std::string& path, const std::string& data) {
 }  // namespace
 
 void SaveCheckpoint(const std::string& path, OthelloNet& net, std::int64_t step,
-                    torch::optim::Optimizer* optimizer) {
+                    torch::optim::Optimizer* optimizer, const std::string& extra) {
   const std::string weights =
       Serialize([&](torch::serialize::OutputArchive& a) { net->save(a); });
   const std::string optimizer_state =
@@ -94,9 +94,11 @@ void SaveCheckpoint(const std::string& path, OthelloNet& net, std::int64_t step,
   Put<std::int64_t>(file, step);
   Put<std::uint64_t>(file, weights.size());
   Put<std::uint64_t>(file, optimizer_state.size());
+  Put<std::uint64_t>(file, extra.size());
   Put<std::uint64_t>(file, 0);  // checksum, filled below
   file += weights;
   file += optimizer_state;
+  file += extra;
   const std::uint64_t sum = Checksum(file);
   std::memcpy(&file[kChecksumOffset], &sum, sizeof sum);
   WriteAtomically(path, file);
@@ -124,8 +126,9 @@ Checkpoint LoadCheckpoint(const std::string& path, const std::optional<NetConfig
   const auto step = Get<std::int64_t>(file, 32);
   const auto weight_bytes = Get<std::uint64_t>(file, 40);
   const auto optimizer_bytes = Get<std::uint64_t>(file, 48);
-  const std::uint64_t expected_size = kHeaderBytes + weight_bytes + optimizer_bytes;
-  if (weight_bytes > file.size() || optimizer_bytes > file.size() ||
+  const auto extra_bytes = Get<std::uint64_t>(file, 56);
+  const std::uint64_t expected_size = kHeaderBytes + weight_bytes + optimizer_bytes + extra_bytes;
+  if (weight_bytes > file.size() || optimizer_bytes > file.size() || extra_bytes > file.size() ||
       file.size() < expected_size) {
     Fail(path, "truncated: " + std::to_string(file.size()) + " bytes, expected " +
                    std::to_string(expected_size));
@@ -159,6 +162,7 @@ Checkpoint LoadCheckpoint(const std::string& path, const std::optional<NetConfig
                    "): " + what.substr(0, what.find('\n')));
   }
   checkpoint.optimizer_state = file.substr(kHeaderBytes + weight_bytes, optimizer_bytes);
+  checkpoint.extra = file.substr(kHeaderBytes + weight_bytes + optimizer_bytes, extra_bytes);
   return checkpoint;
 }
 

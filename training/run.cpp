@@ -52,6 +52,7 @@ class Run {
 
  private:
   void SaveCheckpoint(Trainer& trainer, ReplayBuffer& buffer);
+  core::Rng rng_;  // the trainer's sampling generator, saved in every checkpoint
   void Evaluate(const ModelSource& models, std::int64_t step);
   int checkpoints_ = 0;
   void Report(const Trainer& trainer, const ReplayBuffer& buffer, const SelfPlayStats& stats,
@@ -70,7 +71,10 @@ class Run {
 void Run::SaveCheckpoint(Trainer& trainer, ReplayBuffer& buffer) {
   buffer.Flush();
   const fs::path latest = dir_ / "checkpoints" / "latest.ckpt";
-  nn::SaveCheckpoint(latest.string(), trainer.net(), trainer.step(), &trainer.optimizer());
+  const std::uint64_t* state = rng_.state();
+  const nlohmann::json extra = {{"rng", {state[0], state[1], state[2], state[3]}}};
+  nn::SaveCheckpoint(latest.string(), trainer.net(), trainer.step(), &trainer.optimizer(),
+                     extra.dump());
   char name[32];
   std::snprintf(name, sizeof name, "step-%08lld.ckpt", static_cast<long long>(trainer.step()));
   const fs::path copy = dir_ / "checkpoints" / name;
@@ -163,6 +167,15 @@ RunSummary Run::Execute(const std::atomic<bool>& stop) {
     log_ << "resuming " << dir_.string() << " from step " << checkpoint.step << "\n";
   }
   Trainer trainer(config_, checkpoint, latest.string());
+  rng_ = core::Rng(config_.seed);
+  if (!checkpoint.extra.empty()) {  // resume the trainer's random stream exactly
+    try {
+      const auto saved = nlohmann::json::parse(checkpoint.extra).at("rng").get<std::vector<std::uint64_t>>();
+      if (saved.size() == 4) rng_.set_state(saved.data());
+    } catch (const nlohmann::json::exception& e) {
+      throw core::InputError("checkpoint " + latest.string() + ": bad run state: " + e.what());
+    }
+  }
   WindowConfig window;
   window.growing = config_.window == "growing";
   window.min = config_.window_min;
@@ -191,7 +204,6 @@ RunSummary Run::Execute(const std::atomic<bool>& stop) {
     });
   }
 
-  core::Rng rng(core::Mix64(config_.seed ^ static_cast<std::uint64_t>(trainer.step())));
   LossMeans losses;
   double trained = static_cast<double>(trainer.step()) * config_.batch_size;
   const auto time_up = [&] {
@@ -204,7 +216,7 @@ RunSummary Run::Execute(const std::atomic<bool>& stop) {
         trained + config_.batch_size > allowed) {
       std::this_thread::sleep_for(std::chrono::milliseconds(20));
     } else {
-      losses.Add(trainer.Step(buffer.Draw(config_.batch_size, rng)));
+      losses.Add(trainer.Step(buffer.Draw(config_.batch_size, rng_)));
       trained += config_.batch_size;
       if (trainer.step() % config_.publish_every == 0) models.Publish(trainer.net(), trainer.step());
       if (trainer.step() % config_.checkpoint_every == 0) {

@@ -146,11 +146,12 @@ TEST(Checkpoint, RoundTripGivesIdenticalOutputsAndState) {
   net->forward(input).wdl_logits.sum().backward();
   optimizer.step();
   const std::string path = TempPath("roundtrip.ckpt");
-  SaveCheckpoint(path, net, /*step=*/1234, &optimizer);
+  SaveCheckpoint(path, net, /*step=*/1234, &optimizer, "{\"run\": 1}");
   EXPECT_FALSE(std::filesystem::exists(path + ".tmp"));
 
   Checkpoint loaded = LoadCheckpoint(path, Tiny());
   EXPECT_EQ(loaded.step, 1234);
+  EXPECT_EQ(loaded.extra, "{\"run\": 1}");
   EXPECT_EQ(loaded.net->config(), Tiny());
   net->eval();
   loaded.net->eval();
@@ -201,7 +202,7 @@ TEST(Checkpoint, BrokenFilesGiveClearErrors) {
   std::string versioned = bytes;
   versioned[8] = 7;
   write(versioned);
-  EXPECT_THAT(error(), HasSubstr("format version 7; this build reads version 1"));
+  EXPECT_THAT(error(), HasSubstr("format version 7; this build reads version 2"));
 
   write(bytes);
   NetConfig wider = Tiny();

@@ -57,7 +57,10 @@ TEST(TrainingRun, TrainsEndToEndAndResumes) {
   EXPECT_GE(Lines(fs::path(dir) / "metrics.jsonl"), 1);
   EXPECT_THAT(log.str(), ::testing::HasSubstr("search: random"));
   EXPECT_THAT(log.str(), ::testing::HasSubstr("policy: random"));
-  EXPECT_EQ(nn::LoadCheckpoint((fs::path(dir) / "checkpoints" / "latest.ckpt").string()).step, 10);
+  const nn::Checkpoint saved =
+      nn::LoadCheckpoint((fs::path(dir) / "checkpoints" / "latest.ckpt").string());
+  EXPECT_EQ(saved.step, 10);
+  EXPECT_THAT(saved.extra, ::testing::HasSubstr("\"rng\""));  // the trainer's random state
 
   // Started again: the same step count, buffer and games carry on.
   const RunSummary second = RunTraining(Tiny(15), dir, stop, log, false);
