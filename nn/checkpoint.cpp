@@ -14,9 +14,9 @@ namespace othello::nn {
 namespace {
 
 constexpr char kMagic[8] = {'O', 'Z', 'C', 'K', 'P', 'T', '0', '1'};
-// magic, version, 5 config ints, step, three sizes, checksum
-constexpr std::size_t kHeaderBytes = 8 + 4 + 5 * 4 + 8 + 8 + 8 + 8 + 8;
-constexpr std::size_t kChecksumOffset = kHeaderBytes - 8;
+// magic, version, 5 config ints, step, the section sizes (version 1 had no extra
+// section), checksum
+std::size_t HeaderBytes(std::uint32_t version) { return version == 1 ? 64 : 72; }
 
 std::uint64_t Fnv1a(const char* data, std::size_t size, std::uint64_t h) {
   for (std::size_t i = 0; i < size; ++i) {
@@ -26,10 +26,10 @@ std::uint64_t Fnv1a(const char* data, std::size_t size, std::uint64_t h) {
   return h;
 }
 
-// Checksum of the file without its checksum field.
-std::uint64_t Checksum(const std::string& file) {
-  std::uint64_t h = Fnv1a(file.data(), kChecksumOffset, 0xcbf29ce484222325ULL);
-  return Fnv1a(file.data() + kHeaderBytes, file.size() - kHeaderBytes, h);
+// Checksum of the file without its checksum field (the header's last 8 bytes).
+std::uint64_t Checksum(const std::string& file, std::size_t header) {
+  std::uint64_t h = Fnv1a(file.data(), header - 8, 0xcbf29ce484222325ULL);
+  return Fnv1a(file.data() + header, file.size() - header, h);
 }
 
 template <typename T>
@@ -99,8 +99,9 @@ void SaveCheckpoint(const std::string& path, OthelloNet& net, std::int64_t step,
   file += weights;
   file += optimizer_state;
   file += extra;
-  const std::uint64_t sum = Checksum(file);
-  std::memcpy(&file[kChecksumOffset], &sum, sizeof sum);
+  const std::size_t header = HeaderBytes(kCheckpointVersion);
+  const std::uint64_t sum = Checksum(file, header);
+  std::memcpy(&file[header - 8], &sum, sizeof sum);
   WriteAtomically(path, file);
 }
 
@@ -111,13 +112,15 @@ Checkpoint LoadCheckpoint(const std::string& path, const std::optional<NetConfig
   if (file.size() < sizeof kMagic || std::memcmp(file.data(), kMagic, 6) != 0) {
     Fail(path, "not an othello-zero checkpoint (bad magic)");
   }
-  if (file.size() < kHeaderBytes) {
-    Fail(path, "truncated: " + std::to_string(file.size()) + " bytes, shorter than the header");
-  }
+  if (file.size() < 12) Fail(path, "truncated: " + std::to_string(file.size()) + " bytes");
   const auto version = Get<std::uint32_t>(file, 8);
-  if (version != kCheckpointVersion) {
-    Fail(path, "format version " + std::to_string(version) + "; this build reads version " +
+  if (version < 1 || version > kCheckpointVersion) {
+    Fail(path, "format version " + std::to_string(version) + "; this build reads versions 1-" +
                    std::to_string(kCheckpointVersion));
+  }
+  const std::size_t header = HeaderBytes(version);
+  if (file.size() < header) {
+    Fail(path, "truncated: " + std::to_string(file.size()) + " bytes, shorter than the header");
   }
   NetConfig config;
   int* fields[] = {&config.blocks, &config.channels, &config.global_pool_every,
@@ -126,8 +129,8 @@ Checkpoint LoadCheckpoint(const std::string& path, const std::optional<NetConfig
   const auto step = Get<std::int64_t>(file, 32);
   const auto weight_bytes = Get<std::uint64_t>(file, 40);
   const auto optimizer_bytes = Get<std::uint64_t>(file, 48);
-  const auto extra_bytes = Get<std::uint64_t>(file, 56);
-  const std::uint64_t expected_size = kHeaderBytes + weight_bytes + optimizer_bytes + extra_bytes;
+  const std::uint64_t extra_bytes = version >= 2 ? Get<std::uint64_t>(file, 56) : 0;
+  const std::uint64_t expected_size = header + weight_bytes + optimizer_bytes + extra_bytes;
   if (weight_bytes > file.size() || optimizer_bytes > file.size() || extra_bytes > file.size() ||
       file.size() < expected_size) {
     Fail(path, "truncated: " + std::to_string(file.size()) + " bytes, expected " +
@@ -137,7 +140,7 @@ Checkpoint LoadCheckpoint(const std::string& path, const std::optional<NetConfig
     Fail(path, "corrupted: " + std::to_string(file.size() - expected_size) +
                    " unexpected bytes after the end");
   }
-  if (Checksum(file) != Get<std::uint64_t>(file, kChecksumOffset)) {
+  if (Checksum(file, header) != Get<std::uint64_t>(file, header - 8)) {
     Fail(path, "corrupted: checksum mismatch");
   }
   try {
@@ -152,7 +155,7 @@ Checkpoint LoadCheckpoint(const std::string& path, const std::optional<NetConfig
   checkpoint.net = OthelloNet(config);
   checkpoint.step = step;
   try {
-    std::istringstream weights(file.substr(kHeaderBytes, weight_bytes));
+    std::istringstream weights(file.substr(header, weight_bytes));
     torch::serialize::InputArchive archive;
     archive.load_from(weights);
     checkpoint.net->load(archive);
@@ -161,8 +164,8 @@ Checkpoint LoadCheckpoint(const std::string& path, const std::optional<NetConfig
     Fail(path, "weights do not match the network (" + config.Describe() +
                    "): " + what.substr(0, what.find('\n')));
   }
-  checkpoint.optimizer_state = file.substr(kHeaderBytes + weight_bytes, optimizer_bytes);
-  checkpoint.extra = file.substr(kHeaderBytes + weight_bytes + optimizer_bytes, extra_bytes);
+  checkpoint.optimizer_state = file.substr(header + weight_bytes, optimizer_bytes);
+  checkpoint.extra = file.substr(header + weight_bytes + optimizer_bytes, extra_bytes);
   return checkpoint;
 }
 

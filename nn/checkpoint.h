@@ -7,6 +7,7 @@
 // i64 step | u64 weight bytes | u64 optimizer bytes | u64 extra bytes | u64 FNV-1a
 // checksum of everything before it and after it | weights (torch archive) | optimizer
 // (torch archive, may be empty) | extra (the caller's metadata, e.g. random state).
+// Version 1 files (no extra section) are still read.
 //
 // Loading checks the magic, version, sizes (truncation), checksum (corruption),
 // configuration (against an expected one, if given) and the weights' names and

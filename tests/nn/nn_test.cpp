@@ -2,6 +2,7 @@
 #include <gtest/gtest.h>
 
 #include <cstdio>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 
@@ -202,7 +203,7 @@ TEST(Checkpoint, BrokenFilesGiveClearErrors) {
   std::string versioned = bytes;
   versioned[8] = 7;
   write(versioned);
-  EXPECT_THAT(error(), HasSubstr("format version 7; this build reads version 2"));
+  EXPECT_THAT(error(), HasSubstr("format version 7; this build reads versions 1-2"));
 
   write(bytes);
   NetConfig wider = Tiny();
@@ -212,6 +213,31 @@ TEST(Checkpoint, BrokenFilesGiveClearErrors) {
 
   std::filesystem::remove(path);
   EXPECT_THAT(error(), HasSubstr("cannot open"));
+}
+
+TEST(Checkpoint, VersionOneFilesStillLoad) {
+  OthelloNet net(Tiny());
+  const std::string path = TempPath("v1.ckpt");
+  SaveCheckpoint(path, net, 42);
+  std::string v2;
+  {
+    std::ifstream in(path, std::ios::binary);
+    v2.assign(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
+  }
+  // Version 1: the same without the extra-section size, with its own checksum.
+  std::string v1 = v2.substr(0, 56) + v2.substr(64, 8) + v2.substr(72);
+  v1[8] = 1;
+  std::uint64_t h = 0xcbf29ce484222325ULL;
+  for (std::size_t i = 0; i < v1.size(); ++i) {
+    if (i >= 56 && i < 64) continue;
+    h = (h ^ static_cast<unsigned char>(v1[i])) * 0x100000001b3ULL;
+  }
+  std::memcpy(&v1[56], &h, 8);
+  std::ofstream(path, std::ios::binary | std::ios::trunc) << v1;
+  const Checkpoint loaded = LoadCheckpoint(path, Tiny());
+  EXPECT_EQ(loaded.step, 42);
+  EXPECT_TRUE(loaded.extra.empty());
+  std::filesystem::remove(path);
 }
 
 TEST(Inference, EvaluatorGivesProbabilitiesMatchingTheRawForwardPass) {
