@@ -23,21 +23,20 @@ Bitboard HandicapCorners(int size, int count) {
 Position RandomOpening(const Position& start, int plies, std::uint64_t seed) {
   Rng rng(seed);
   Position pos = start;
-  for (int i = 0; i < plies && !pos.IsGameOver(); ++i) {
-    const Bitboard moves = pos.LegalMoves();
-    if (!moves) {
-      pos = pos.Play(kPass);
-      continue;
-    }
-    int pick = static_cast<int>(rng.Below(static_cast<std::uint32_t>(PopCount(moves))));
-    Bitboard rest = moves;
-    while (pick-- > 0) rest &= rest - 1;
-    pos = pos.Play(LowestSquare(rest));
-  }
+  for (int i = 0; i < plies && !pos.IsGameOver(); ++i) pos = pos.Play(RandomLegalMove(pos, rng));
   return pos;
 }
 
 }  // namespace
+
+Square RandomLegalMove(const Position& position, Rng& rng) {
+  const Bitboard moves = position.LegalMoves();
+  if (!moves) return kPass;
+  int pick = static_cast<int>(rng.Below(static_cast<std::uint32_t>(PopCount(moves))));
+  Bitboard rest = moves;
+  while (pick-- > 0) rest &= rest - 1;
+  return LowestSquare(rest);
+}
 
 std::optional<Error> ValidateRules(const Rules& rules) {
   if (!IsValidSize(rules.size)) {

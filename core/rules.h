@@ -14,6 +14,7 @@
 #include <string_view>
 
 #include "core/error.h"
+#include "core/hash.h"
 #include "core/position.h"
 
 namespace othello::core {
@@ -38,6 +39,10 @@ struct Rules {
 
 // An error naming the offending field, or nullopt when the rules are usable.
 std::optional<Error> ValidateRules(const Rules& rules);
+
+// A legal move drawn uniformly at random, or kPass when the side to move must pass
+// (precondition: the game is not over).
+Square RandomLegalMove(const Position& position, Rng& rng);
 
 // The start position; `seed` only matters for the random opening. A random opening
 // stops early if the game ends before `random_moves` plies.

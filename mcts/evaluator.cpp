@@ -44,17 +44,7 @@ void RolloutEvaluator::Submit(EvalBatch& batch) {
     int wins = 0, draws = 0;
     for (int r = 0; r < rollouts_; ++r) {
       Position pos = start;
-      while (!pos.IsGameOver()) {
-        const core::Bitboard moves = pos.LegalMoves();
-        if (!moves) {
-          pos = pos.Play(core::kPass);
-          continue;
-        }
-        int pick = static_cast<int>(rng.Below(core::PopCount(moves)));
-        core::Bitboard rest = moves;
-        while (pick-- > 0) rest &= rest - 1;
-        pos = pos.Play(core::LowestSquare(rest));
-      }
+      while (!pos.IsGameOver()) pos = pos.Play(core::RandomLegalMove(pos, rng));
       const int margin = core::Score(pos, rules).MarginFor(start.side_to_move());
       wins += margin > 0;
       draws += margin == 0;

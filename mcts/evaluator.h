@@ -77,10 +77,6 @@ class EvalBatch {
     done_ = true;
     done_cv_.notify_all();
   }
-  bool done() const {
-    std::lock_guard<std::mutex> lock(done_mutex_);
-    return done_;
-  }
   // Blocks until MarkDone() or Fail(), then rethrows a failure. Only this batch's
   // waiter wakes (no thundering herd when many threads wait on one evaluator).
   void WaitDone() const {

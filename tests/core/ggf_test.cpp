@@ -46,17 +46,7 @@ TEST(Ggf, RoundTripsRandomGamesOfEveryVariant) {
       rules.handicap = 3;
       rules.anti = rng.Below(2);
       Game game(rules, rng.Next());
-      while (!game.IsOver()) {
-        const Bitboard moves = game.position().LegalMoves();
-        if (!moves) {
-          game.Play(kPass);
-          continue;
-        }
-        int pick = static_cast<int>(rng.Below(PopCount(moves)));
-        Bitboard rest = moves;
-        while (pick-- > 0) rest &= rest - 1;
-        game.Play(LowestSquare(rest));
-      }
+      while (!game.IsOver()) game.Play(RandomLegalMove(game.position(), rng));
       GgfRecord rec = GgfRecord::FromGame(game);
       rec.black_name = "alpha";
       rec.white_name = "beta]";  // ']' cannot be stored and is replaced

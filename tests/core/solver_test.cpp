@@ -62,15 +62,7 @@ Position RandomPosition(Rng& rng, int size, int empties) {
   while (true) {
     Position pos = Position::Standard(size);
     while (!pos.IsGameOver() && pos.EmptyCount() > empties) {
-      const Bitboard moves = pos.LegalMoves();
-      if (!moves) {
-        pos = pos.Play(kPass);
-        continue;
-      }
-      int pick = static_cast<int>(rng.Below(PopCount(moves)));
-      Bitboard rest = moves;
-      while (pick-- > 0) rest &= rest - 1;
-      pos = pos.Play(LowestSquare(rest));
+      pos = pos.Play(RandomLegalMove(pos, rng));
     }
     if (pos.EmptyCount() == empties) return pos;
   }
