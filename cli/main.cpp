@@ -13,6 +13,8 @@ int main(int argc, char** argv) {
   othello::cli::RegisterBench(app);
 #if OZ_HAVE_TORCH
   othello::cli::RegisterTrain(app);
+  othello::cli::RegisterArena(app);
+  othello::cli::RegisterElo(app);
 #endif
   try {
     app.parse(argc, argv);

@@ -1,0 +1,94 @@
+// othello-zero arena: round-robin matches between players (training/arena.h).
+#include <fstream>
+#include <iostream>
+
+#include "cli/commands.h"
+#include "core/rules.h"
+#include "training/arena.h"
+#include "training/player_spec.h"
+
+namespace othello::cli {
+namespace {
+
+struct ArenaCommandOptions {
+  std::vector<std::string> players;
+  int games = 2;
+  std::string openings = "random:4";
+  int size = 8;
+  bool anti = false;
+  int parallel = 1;
+  std::string time;
+  std::string out_dir;
+  std::string json;
+  std::uint64_t visits = 200;
+  std::string device = "auto";
+  double engine_timeout = 60;
+  int nboard_depth = 20;
+  std::uint64_t seed = 1;
+};
+
+void RunArenaCommand(const ArenaCommandOptions& opt) {
+  training::PlayerDefaults defaults;
+  defaults.visits = opt.visits;
+  defaults.device = opt.device;
+  defaults.engine_timeout_seconds = opt.engine_timeout;
+  defaults.nboard_depth = opt.nboard_depth;
+  std::vector<training::ArenaPlayer> players;
+  for (const std::string& spec : opt.players) {
+    players.push_back(training::MakeArenaPlayer(spec, defaults));
+  }
+  training::ArenaOptions options;
+  options.rules.size = opt.size;
+  options.rules.anti = opt.anti;
+  options.games = opt.games;
+  options.openings = opt.openings;
+  options.parallel = opt.parallel;
+  options.out_dir = opt.out_dir;
+  options.seed = opt.seed;
+  if (!opt.time.empty()) {
+    auto time = play::ParseTimeControl(opt.time);
+    if (!time) throw CliError("--time: " + time.error());
+    options.time = *time;
+  }
+  const training::ArenaSummary summary = training::RunArena(players, options, std::cerr);
+  std::cout << training::FormatArenaTable(summary);
+  if (!opt.json.empty()) {
+    std::ofstream out(opt.json);
+    out << training::ArenaJson(summary, options) << "\n";
+    if (!out) throw CliError("--json: cannot write " + opt.json);
+  }
+  if (!opt.out_dir.empty()) std::cout << "games appended to " << opt.out_dir << "/games.ggf\n";
+}
+
+}  // namespace
+
+void RegisterArena(CLI::App& app) {
+  auto opt = std::make_shared<ArenaCommandOptions>();
+  CLI::App* cmd = app.add_subcommand(
+      "arena",
+      "Round-robin matches between players; every opening is played twice with colours swapped");
+  cmd->add_option("--player", opt->players,
+                  "A player (repeat, at least two): random, greedy, alphabeta:D, "
+                  "model:CHECKPOINT[,visits=N,time=S,threads=T,solver=E,cpuct=C,device=D], "
+                  "gtp:COMMAND, nboard:COMMAND; NAME@ in front names it")
+      ->required();
+  cmd->add_option("--games", opt->games, "Games per pair (rounded up to even)")
+      ->check(CLI::Range(1, 1000000));
+  cmd->add_option("--openings", opt->openings,
+                  "random:K (K random plies) or a file with one transcript per line");
+  cmd->add_option("--size", opt->size, "Board size (6, 8 or 10; GTP engines need the standard start)");
+  cmd->add_flag("--anti", opt->anti, "Anti-Othello scoring (fewest discs wins)");
+  cmd->add_option("--parallel", opt->parallel, "Games played at once")->check(CLI::Range(1, 256));
+  cmd->add_option("--time", opt->time, "Time control MAIN+INC in seconds per player (e.g. 60+1)");
+  cmd->add_option("--out", opt->out_dir, "Directory for the games (GGF, appended to games.ggf)");
+  cmd->add_option("--json", opt->json, "Write the results as JSON to this file");
+  cmd->add_option("--visits", opt->visits, "Default playouts per move of model players");
+  cmd->add_option("--device", opt->device, "Default device of model players (auto, cpu, cuda)");
+  cmd->add_option("--engine-timeout", opt->engine_timeout,
+                  "Untimed games: seconds an outside engine may take for one move");
+  cmd->add_option("--nboard-depth", opt->nboard_depth, "Search depth sent to NBoard engines");
+  cmd->add_option("--seed", opt->seed, "Seed of the openings and the players");
+  cmd->callback([opt] { RunArenaCommand(*opt); });
+}
+
+}  // namespace othello::cli

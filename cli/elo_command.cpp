@@ -1,0 +1,52 @@
+// othello-zero elo: ratings fitted to every recorded game (training/elo.h).
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+
+#include "cli/commands.h"
+#include "training/elo.h"
+
+namespace othello::cli {
+namespace {
+
+struct EloCommandOptions {
+  std::vector<std::string> paths;
+  std::string anchor;
+  std::string csv;
+  double prior = 1.0;
+};
+
+void RunElo(const EloCommandOptions& opt) {
+  const auto records = training::ReadGgfGames(opt.paths);
+  training::EloOptions options;
+  options.anchor = opt.anchor;
+  options.prior_draws = opt.prior;
+  const auto ratings = training::FitElo(training::ScoredGames(records), options);
+  std::cout << records.size() << " games\n" << training::FormatLadder(ratings);
+  std::string csv = opt.csv;
+  if (csv.empty()) {
+    const std::filesystem::path first(opt.paths.front());
+    csv = ((std::filesystem::is_directory(first) ? first : first.parent_path()) / "elo.csv").string();
+  }
+  std::ofstream out(csv);
+  out << training::LadderCsv(ratings);
+  if (!out) throw CliError("cannot write " + csv);
+  std::cout << "ladder written to " << csv << "\n";
+}
+
+}  // namespace
+
+void RegisterElo(CLI::App& app) {
+  auto opt = std::make_shared<EloCommandOptions>();
+  CLI::App* cmd = app.add_subcommand(
+      "elo", "Elo ratings (Bradley-Terry, maximum likelihood) from every game recorded in GGF files");
+  cmd->add_option("paths", opt->paths, "Directories (searched for *.ggf) or GGF files")
+      ->required();
+  cmd->add_option("--anchor", opt->anchor, "Player rated 0 (default: random if present, else the first)");
+  cmd->add_option("--csv", opt->csv, "Where to write the ladder (default: FIRST_DIR/elo.csv)");
+  cmd->add_option("--prior", opt->prior, "Virtual draws between every pair that met")
+      ->check(CLI::Range(0.0, 100.0));
+  cmd->callback([opt] { RunElo(*opt); });
+}
+
+}  // namespace othello::cli

@@ -1,0 +1,51 @@
+#include "play/search_player.h"
+
+#include <algorithm>
+
+namespace othello::play {
+
+SearchPlayer::SearchPlayer(mcts::Evaluator& evaluator, SearchPlayerOptions options)
+    : evaluator_(evaluator), options_(std::move(options)) {
+  if (options_.tree_nodes == 0) {
+    options_.tree_nodes = options_.visits && options_.seconds_per_move == 0
+                              ? static_cast<std::size_t>(options_.visits) * 24 + 4096
+                              : std::size_t{4} << 20;
+  }
+}
+
+SearchPlayer::~SearchPlayer() = default;
+
+void SearchPlayer::NewGame(const core::Game& game, const std::optional<TimeControl>&) {
+  options_.params.rules = game.rules();
+  tree_.reset();
+  synced_ = 0;
+}
+
+void SearchPlayer::SyncTree(const core::Game& game) {
+  if (!tree_ || synced_ > game.moves().size() ||
+      tree_->root_position() != game.position_at(synced_)) {
+    tree_ = std::make_unique<mcts::Tree>(game.position(), options_.tree_nodes);
+  } else {
+    for (; synced_ < game.moves().size(); ++synced_) tree_->Advance(game.moves()[synced_]);
+  }
+  synced_ = game.moves().size();
+}
+
+PlayedMove SearchPlayer::GenMove(const core::Game& game, const MoveClock& clock) {
+  SyncTree(game);
+  mcts::SearchLimits limits;
+  limits.visits = options_.visits;
+  limits.seconds = options_.seconds_per_move;
+  if (clock.timed) {
+    const double budget = std::max(0.001, clock.Budget(game.position()));
+    limits.seconds = limits.seconds > 0 ? std::min(limits.seconds, budget) : budget;
+  }
+  const int ply = static_cast<int>(game.moves().size());
+  mcts::TreeSearch search(*tree_, evaluator_, options_.params, nullptr, options_.seed + ply);
+  last_ = mcts::RunSearch(search, evaluator_, limits, ply);
+  PlayedMove move{last_.move, std::nullopt};
+  if (last_.exact) move.eval = last_.exact_score;
+  return move;
+}
+
+}  // namespace othello::play

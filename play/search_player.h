@@ -1,0 +1,45 @@
+#pragma once
+// The tree search as a player: a number of playouts and/or seconds per move (with a
+// time control, a share of the bank), threads on one tree, the tree kept between
+// moves. The evaluator (a network, or a cheap stand-in) is borrowed and may be shared
+// by many players in many threads.
+// Thread safety: one thread drives a player; the evaluator must outlive it.
+#include <memory>
+#include <string>
+
+#include "mcts/search.h"
+#include "play/player.h"
+
+namespace othello::play {
+
+struct SearchPlayerOptions {
+  std::string name = "mcts";
+  mcts::SearchParams params;        // the game's rules replace params.rules
+  std::uint64_t visits = 400;       // playouts per move (0: no playout limit)
+  double seconds_per_move = 0;      // 0: no per-move time limit
+  std::size_t tree_nodes = 0;       // 0: sized from visits (4M nodes when unbounded)
+  std::uint64_t seed = 1;
+};
+
+class SearchPlayer : public Player {
+ public:
+  SearchPlayer(mcts::Evaluator& evaluator, SearchPlayerOptions options);
+  ~SearchPlayer() override;
+  std::string name() const override { return options_.name; }
+  void NewGame(const core::Game& game, const std::optional<TimeControl>& time) override;
+  PlayedMove GenMove(const core::Game& game, const MoveClock& clock) override;
+
+  // The full result of the last GenMove (for hints and analysis).
+  const mcts::SearchResult& last_result() const { return last_; }
+
+ private:
+  void SyncTree(const core::Game& game);
+
+  mcts::Evaluator& evaluator_;
+  SearchPlayerOptions options_;
+  std::unique_ptr<mcts::Tree> tree_;
+  std::size_t synced_ = 0;  // plies of the game the tree's root has seen
+  mcts::SearchResult last_;
+};
+
+}  // namespace othello::play

@@ -1,0 +1,10 @@
+#!/bin/sh
+# A minimal NBoard engine for the tests: answers pings, chats like a real engine,
+# and always plays f5 (legal only as black's first move).
+while read -r cmd arg rest; do
+  case "$cmd" in
+    ping) printf 'pong %s\n' "$arg" ;;
+    go) printf 'status thinking\nnodestats 1000 0.01\n=== F5/1.50/0.01\nstatus waiting\n' ;;
+    nboard) printf 'set myname Fake\n' ;;
+  esac
+done

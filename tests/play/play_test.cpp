@@ -1,0 +1,256 @@
+// Players and the refereed game session: built-in players, time control, outside
+// engines over GTP and NBoard (fake engines that misbehave, and GRhino when installed).
+#include <chrono>
+#include <filesystem>
+#include <thread>
+
+#include <gtest/gtest.h>
+
+#include "core/ggf.h"
+#include "core/notation.h"
+#include "mcts/evaluator.h"
+#include "play/basic_players.h"
+#include "play/engine_players.h"
+#include "play/search_player.h"
+#include "play/session.h"
+
+namespace othello::play {
+namespace {
+
+const std::string kFakeGtp = std::string(OZ_TEST_DIR) + "/fake_gtp_engine.sh";
+const std::string kFakeNBoard = std::string(OZ_TEST_DIR) + "/fake_nboard_engine.sh";
+const char* const kRhino = "/usr/games/gtp-rhino";
+
+core::Square Sq(const char* name) { return *core::ParseSquare(name, 8); }
+
+TEST(TimeControl, Parses) {
+  auto tc = ParseTimeControl("60+1.5");
+  ASSERT_TRUE(tc.ok());
+  EXPECT_EQ(tc->main_seconds, 60);
+  EXPECT_EQ(tc->increment_seconds, 1.5);
+  EXPECT_EQ(ParseTimeControl("300")->increment_seconds, 0);
+  for (const char* bad : {"", "abc", "-5", "10+", "+3", "0+1", "10+-1", "nan"}) {
+    auto r = ParseTimeControl(bad);
+    ASSERT_FALSE(r.ok()) << bad;
+    EXPECT_NE(r.error().find("time control"), std::string::npos);
+  }
+}
+
+TEST(Session, PlaysAFullGameAndRecordsIt) {
+  RandomPlayer black(1);
+  GreedyPlayer white(2);
+  GameSetup setup;
+  setup.opening = {Sq("f5"), Sq("d6")};
+  const GameOutcome out = PlayGame(black, white, setup);
+  EXPECT_EQ(out.end, GameEnd::kNormal);
+  const core::Game game = out.record.ToGame();
+  EXPECT_TRUE(game.IsOver());
+  EXPECT_EQ(game.moves()[0], Sq("f5"));
+  EXPECT_EQ(game.moves()[1], Sq("d6"));
+  EXPECT_EQ(out.black_margin, game.Result().black_margin);
+  // The record survives a GGF round trip with its names and result.
+  auto parsed = core::ParseGgf(core::WriteGgf(out.record));
+  ASSERT_TRUE(parsed.ok()) << parsed.error();
+  EXPECT_EQ(parsed->black_name, "random");
+  EXPECT_EQ(parsed->white_name, "greedy");
+  EXPECT_EQ(*parsed->result, out.black_margin);
+  EXPECT_EQ(parsed->moves.size(), game.moves().size());
+}
+
+TEST(Session, BadOpeningIsAnInputError) {
+  RandomPlayer a(1), b(2);
+  GameSetup setup;
+  setup.opening = {Sq("a1")};
+  EXPECT_THROW(PlayGame(a, b, setup), core::InputError);
+}
+
+TEST(Players, AlphaBetaTakesAnOfferedCornerAndBeatsRandom) {
+  // Black to move can take a1 (flanking b2 against c3).
+  auto pos = core::ParseBoardString(
+      "--------"
+      "-O------"
+      "--XO----"
+      "---XO---"
+      "---OX---"
+      "--------"
+      "--------"
+      "-------- X");
+  ASSERT_TRUE(pos.ok()) << pos.error();
+  AlphaBetaPlayer ab(1, 7);
+  core::Game game(core::Rules{}, *pos);
+  ab.NewGame(game, std::nullopt);
+  EXPECT_EQ(ab.GenMove(game, {}).square, Sq("a1"));
+
+  int wins = 0;
+  for (int g = 0; g < 10; ++g) {
+    AlphaBetaPlayer a(2, g);
+    RandomPlayer r(100 + g);
+    const GameOutcome out = g % 2 ? PlayGame(r, a, {}) : PlayGame(a, r, {});
+    wins += (g % 2 ? -out.black_margin : out.black_margin) > 0;
+  }
+  EXPECT_GE(wins, 8);
+}
+
+TEST(Players, SearchPlayerKeepsItsTreeAndPlaysLegalMoves) {
+  mcts::UniformEvaluator evaluator;
+  SearchPlayerOptions options;
+  options.visits = 64;
+  SearchPlayer search(evaluator, options);
+  GreedyPlayer greedy(3);
+  const GameOutcome out = PlayGame(search, greedy, {});
+  EXPECT_EQ(out.end, GameEnd::kNormal);
+  EXPECT_TRUE(out.record.ToGame().IsOver());
+  // The last search either ran playouts or proved the root with the solver.
+  EXPECT_TRUE(search.last_result().playouts > 0 || search.last_result().proven);
+}
+
+// A player that thinks for a fixed time per move.
+class SlowPlayer : public Player {
+ public:
+  explicit SlowPlayer(double seconds) : seconds_(seconds) {}
+  std::string name() const override { return "slow"; }
+  PlayedMove GenMove(const core::Game& game, const MoveClock&) override {
+    std::this_thread::sleep_for(std::chrono::duration<double>(seconds_));
+    return {core::RandomLegalMove(game.position(), rng_), std::nullopt};
+  }
+
+ private:
+  double seconds_;
+  core::Rng rng_{5};
+};
+
+TEST(Session, RunningOutOfTimeLosesAndTheRecordSaysSo) {
+  SlowPlayer slow(0.05);
+  RandomPlayer fast(1);
+  GameSetup setup;
+  setup.time = TimeControl{0.2, 0.01};
+  const GameOutcome out = PlayGame(slow, fast, setup);
+  EXPECT_EQ(out.end, GameEnd::kTime);
+  EXPECT_EQ(out.black_margin, -64);
+  EXPECT_NE(out.reason.find("black (slow) lost on time"), std::string::npos) << out.reason;
+  EXPECT_EQ(out.record.result_flag, 't');
+  const std::string ggf = core::WriteGgf(out.record);
+  EXPECT_NE(ggf.find("RE[-64.000:t]"), std::string::npos) << ggf;
+  EXPECT_NE(ggf.find("TI[0.2+0.01]"), std::string::npos) << ggf;
+  // The increment is added: 0.2 s with 0.05 s per move and no increment lasts 3
+  // moves; the game ends on black's 4th or 5th move.
+  EXPECT_GE(out.seconds[0], 0.2);
+}
+
+TEST(Session, TimeBankIsGivenToPlayers) {
+  // A search player on the clock budgets its bank and finishes in time.
+  mcts::RolloutEvaluator evaluator(/*rollouts=*/8);
+  SearchPlayerOptions options;
+  options.visits = 0;
+  options.seconds_per_move = 0;
+  SearchPlayer search(evaluator, options);
+  RandomPlayer random(4);
+  GameSetup setup;
+  setup.time = TimeControl{2.0, 0.0};
+  const GameOutcome out = PlayGame(search, random, setup);
+  EXPECT_EQ(out.end, GameEnd::kNormal) << out.reason;
+  EXPECT_LT(out.seconds[0], 2.0);
+  EXPECT_GT(out.seconds[0], 0.5);  // it used its time
+}
+
+struct BrokenCase {
+  const char* mode;
+  const char* reason;
+};
+
+class BrokenEngine : public ::testing::TestWithParam<BrokenCase> {};
+
+TEST_P(BrokenEngine, ForfeitsWithoutHanging) {
+  EngineOptions options;
+  options.name = std::string("fake-") + GetParam().mode;
+  options.move_timeout_seconds = 1.0;
+  GtpPlayer engine(kFakeGtp + " " + GetParam().mode, options);
+  RandomPlayer random(1);
+  const auto t0 = std::chrono::steady_clock::now();
+  const GameOutcome out = PlayGame(engine, random, {});  // the engine is black: moves first
+  const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  EXPECT_LT(seconds, 10);
+  EXPECT_EQ(out.end, GameEnd::kForfeit);
+  EXPECT_EQ(out.black_margin, -64);
+  EXPECT_EQ(out.record.result_flag, 'r');
+  EXPECT_NE(out.reason.find("black (" + options.name + ") forfeits"), std::string::npos);
+  EXPECT_NE(out.reason.find(GetParam().reason), std::string::npos) << out.reason;
+  EXPECT_NE(out.record.comment.find("forfeits"), std::string::npos);
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    Gtp, BrokenEngine,
+    ::testing::Values(BrokenCase{"garbage", "garbage: 'hello there'"},
+                      BrokenCase{"illegal", "(a1) is illegal"},
+                      BrokenCase{"error", "refused 'genmove black': something went wrong"},
+                      BrokenCase{"hang", "did not answer within 1.0 s"},
+                      BrokenCase{"die", "died"}),
+    [](const auto& info) { return std::string(info.param.mode); });
+
+TEST(Engines, MissingEngineForfeits) {
+  EngineOptions options;
+  options.move_timeout_seconds = 1.0;
+  GtpPlayer engine("/nonexistent/engine", options);
+  RandomPlayer random(1);
+  const GameOutcome out = PlayGame(random, engine, {});
+  EXPECT_EQ(out.end, GameEnd::kForfeit);
+  EXPECT_EQ(out.black_margin, 64);
+  EXPECT_NE(out.reason.find("white (/nonexistent/engine) forfeits"), std::string::npos)
+      << out.reason;
+}
+
+TEST(Engines, GtpRefusesAStartItCannotSetUp) {
+  GtpPlayer engine(kFakeGtp + " ok", {});
+  RandomPlayer random(1);
+  GameSetup setup;
+  setup.rules.start = core::StartKind::kReversi;
+  const GameOutcome out = PlayGame(engine, random, setup);
+  EXPECT_EQ(out.end, GameEnd::kForfeit);
+  EXPECT_NE(out.reason.find("cannot set up a position"), std::string::npos) << out.reason;
+}
+
+TEST(Engines, NBoardMovesAndEvaluationsAreRead) {
+  EngineOptions options;
+  options.name = "fake-nboard";
+  options.move_timeout_seconds = 2.0;
+  NBoardPlayer engine(kFakeNBoard, options);
+  RandomPlayer random(1);
+  const GameOutcome out = PlayGame(engine, random, {});
+  // f5 is legal once, as black's first move, and illegal on its second turn.
+  ASSERT_EQ(out.record.moves.size(), 2u);
+  EXPECT_EQ(out.record.moves[0].square, Sq("f5"));
+  EXPECT_EQ(out.record.moves[0].eval.value_or(0), 1.5);
+  EXPECT_EQ(out.end, GameEnd::kForfeit);
+  EXPECT_NE(out.reason.find("(f5) is illegal"), std::string::npos) << out.reason;
+}
+
+TEST(Engines, GtpGameAgainstGRhino) {
+  if (!std::filesystem::exists(kRhino)) GTEST_SKIP() << kRhino << " is not installed (grhino)";
+  EngineOptions options;
+  options.name = "gtp-rhino -l 1";
+  for (const bool rhino_black : {true, false}) {
+    GtpPlayer rhino(std::string(kRhino) + " -l 1", options);
+    GreedyPlayer greedy(9);
+    GameSetup setup;
+    setup.opening = {Sq("f5"), Sq("f6")};
+    const GameOutcome out = rhino_black ? PlayGame(rhino, greedy, setup) : PlayGame(greedy, rhino, setup);
+    EXPECT_EQ(out.end, GameEnd::kNormal) << out.reason;
+    const core::Game game = out.record.ToGame();
+    EXPECT_TRUE(game.IsOver());
+    EXPECT_EQ(out.black_margin, game.Result().black_margin);
+  }
+}
+
+TEST(Engines, GRhinoOnTheClock) {
+  if (!std::filesystem::exists(kRhino)) GTEST_SKIP() << kRhino << " is not installed (grhino)";
+  GtpPlayer rhino(std::string(kRhino) + " -l 2", {});
+  RandomPlayer random(3);
+  GameSetup setup;
+  setup.time = TimeControl{30, 1};
+  const GameOutcome out = PlayGame(random, rhino, setup);
+  EXPECT_EQ(out.end, GameEnd::kNormal) << out.reason;
+  EXPECT_EQ(out.record.time_control, "30+1");
+}
+
+}  // namespace
+}  // namespace othello::play

@@ -1,0 +1,198 @@
+// The arena (schedule, colours, records, results), player specs and Elo fitting.
+#include <cmath>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+#include <gtest/gtest.h>
+
+#include "core/hash.h"
+#include "core/notation.h"
+#include "training/arena.h"
+#include "training/elo.h"
+#include "training/player_spec.h"
+
+namespace othello::training {
+namespace {
+
+namespace fs = std::filesystem;
+
+fs::path TempDir(const std::string& name) {
+  const fs::path dir = fs::temp_directory_path() / ("oz_arena_test_" + name);
+  fs::remove_all(dir);
+  return dir;
+}
+
+TEST(Arena, EveryOpeningIsPlayedTwiceWithColoursSwapped) {
+  const fs::path dir = TempDir("swap");
+  std::vector<ArenaPlayer> players = {MakeArenaPlayer("random"), MakeArenaPlayer("greedy"),
+                                      MakeArenaPlayer("ab:1")};
+  ArenaOptions options;
+  options.games = 6;
+  options.openings = "random:6";
+  options.parallel = 3;
+  options.out_dir = dir.string();
+  std::ostringstream log;
+  const ArenaSummary summary = RunArena(players, options, log);
+  ASSERT_EQ(summary.pairs.size(), 3u);
+  for (const PairResult& p : summary.pairs) EXPECT_EQ(p.games(), 6);
+  ASSERT_EQ(summary.games.size(), 18u);
+  // Per pair, each opening (the first 6 plies) appears once with each colour order.
+  std::map<std::tuple<std::string, std::string, std::string>, int> seen;
+  for (const auto& game : summary.games) {
+    const core::Game g = game.record.ToGame();
+    const std::vector<core::Square> opening(g.moves().begin(), g.moves().begin() + 6);
+    const std::string key = core::FormatTranscript(opening, 8);
+    seen[{game.record.black_name, game.record.white_name, key}]++;
+  }
+  for (const auto& [k, count] : seen) {
+    const auto& [black, white, opening] = k;
+    EXPECT_EQ(count, 1) << black << " " << white << " " << opening;
+    EXPECT_EQ(seen.count({white, black, opening}), 1u) << "no colour-swapped twin of " << opening;
+  }
+  // Three different openings per pair.
+  std::set<std::string> openings;
+  for (const auto& [k, count] : seen) openings.insert(std::get<2>(k));
+  EXPECT_EQ(openings.size(), 3u);
+  // Every game is in games.ggf, and the Elo fit reads them back.
+  const auto records = ReadGgfGames({dir.string()});
+  EXPECT_EQ(records.size(), 18u);
+  const auto ratings = FitElo(ScoredGames(records));
+  EXPECT_EQ(ratings.size(), 3u);
+  EXPECT_EQ(ratings.back().name, "random");  // the anchor, and the weakest here
+  EXPECT_EQ(ratings.back().elo, 0);
+  EXPECT_NE(log.str().find("game 18/18"), std::string::npos);
+  EXPECT_NE(FormatArenaTable(summary).find("alphabeta1"), std::string::npos);
+  const std::string json = ArenaJson(summary, options);
+  EXPECT_NE(json.find("\"games_per_pair\": 6"), std::string::npos) << json;
+  fs::remove_all(dir);
+}
+
+TEST(Arena, OpeningsFromAFile) {
+  const fs::path dir = TempDir("file");
+  fs::create_directories(dir);
+  const fs::path file = dir / "openings.txt";
+  std::ofstream(file) << "# two openings\nf5d6\n\nf5f6e6\n";
+  auto openings = ArenaOpenings(file.string(), 8, 3, 1);
+  ASSERT_EQ(openings.size(), 3u);
+  EXPECT_EQ(core::FormatTranscript(openings[0], 8), "f5d6");
+  EXPECT_EQ(core::FormatTranscript(openings[1], 8), "f5f6e6");
+  EXPECT_EQ(core::FormatTranscript(openings[2], 8), "f5d6");
+  std::ofstream(file) << "f5d6\nf5a1\n";
+  try {
+    ArenaOpenings(file.string(), 8, 2, 1);
+    FAIL() << "an illegal opening was accepted";
+  } catch (const core::InputError& e) {
+    EXPECT_NE(std::string(e.what()).find("line 2"), std::string::npos) << e.what();
+  }
+  EXPECT_THROW(ArenaOpenings("random:x", 8, 2, 1), core::InputError);
+  EXPECT_THROW(ArenaOpenings((dir / "missing").string(), 8, 2, 1), core::InputError);
+  fs::remove_all(dir);
+}
+
+TEST(Arena, ForfeitingEngineIsCountedAndTheArenaGoesOn) {
+  PlayerDefaults defaults;
+  defaults.engine_timeout_seconds = 1;
+  std::vector<ArenaPlayer> players = {
+      MakeArenaPlayer("hanger@gtp:" + std::string(OZ_TEST_DIR) + "/../play/fake_gtp_engine.sh hang",
+                      defaults),
+      MakeArenaPlayer("random")};
+  ArenaOptions options;
+  options.games = 2;
+  options.parallel = 2;
+  std::ostringstream log;
+  const ArenaSummary summary = RunArena(players, options, log);
+  ASSERT_EQ(summary.pairs.size(), 1u);
+  EXPECT_EQ(summary.players[0], "hanger");
+  // As black the hanging engine forfeits at once; as white it does at its first move.
+  EXPECT_EQ(summary.pairs[0].losses, 2);
+  EXPECT_EQ(summary.pairs[0].forfeits[0], 2);
+  EXPECT_NE(log.str().find("forfeits"), std::string::npos);
+}
+
+TEST(PlayerSpec, BadSpecsNameTheProblem) {
+  const std::vector<std::pair<std::string, std::string>> cases = {
+      {"rando", "unknown player kind 'rando'"},
+      {"ab:0", "not a number in [1"},
+      {"ab:2.5", "whole number"},
+      {"random:3", "takes no argument"},
+      {"model:/nonexistent.ckpt", "/nonexistent.ckpt"},
+      {"model:x.ckpt,visits=abc", "visits=abc"},
+      {"model:x.ckpt,foo=1", "unknown option 'foo'"},
+      {"gtp:", "needs the engine's command line"},
+      {"@random", "name before '@' is empty"},
+  };
+  for (const auto& [spec, expected] : cases) {
+    try {
+      MakeArenaPlayer(spec);
+      ADD_FAILURE() << spec << " was accepted";
+    } catch (const core::InputError& e) {
+      EXPECT_NE(std::string(e.what()).find(expected), std::string::npos) << e.what();
+      EXPECT_NE(std::string(e.what()).find("player '" + spec + "'"), std::string::npos);
+    }
+  }
+  EXPECT_EQ(MakeArenaPlayer("me@greedy").name, "me");
+  EXPECT_EQ(MakeArenaPlayer("gtp:/usr/games/gtp-rhino -l 3").name, "gtp-rhino -l 3");
+  EXPECT_EQ(MakeArenaPlayer("alphabeta:4").name, "alphabeta4");
+}
+
+// Games drawn from known ratings; the fit must find them within its intervals.
+TEST(Elo, RecoversKnownRatings) {
+  const std::map<std::string, double> truth = {
+      {"a", 0}, {"b", 150}, {"c", 400}, {"d", -200}, {"e", 700}};
+  core::Rng rng(42);
+  std::vector<ScoredGame> games;
+  for (const auto& [x, rx] : truth) {
+    for (const auto& [y, ry] : truth) {
+      if (x >= y) continue;
+      for (int g = 0; g < 1500; ++g) {
+        const double p = 1 / (1 + std::pow(10.0, (ry - rx) / 400));
+        // Some draws; the expected score is the model's p.
+        const double draw = 0.3 * std::min(p, 1 - p);
+        const double u = (rng.Next() >> 11) * 0x1.0p-53;
+        const double score = u < p - draw / 2 ? 1.0 : u < p + draw / 2 ? 0.5 : 0.0;
+        games.push_back(g % 2 ? ScoredGame{x, y, score} : ScoredGame{y, x, 1 - score});
+      }
+    }
+  }
+  EloOptions options;
+  options.anchor = "a";
+  const auto ratings = FitElo(games, options);
+  ASSERT_EQ(ratings.size(), 5u);
+  EXPECT_EQ(ratings.front().name, "e");
+  for (const Rating& r : ratings) {
+    const double expected = truth.at(r.name);
+    if (r.name == "a") {
+      EXPECT_EQ(r.elo, 0);
+      continue;
+    }
+    EXPECT_GT(r.ci95, 5) << r.name;
+    EXPECT_LT(r.ci95, 60) << r.name;
+    EXPECT_NEAR(r.elo, expected, std::max(25.0, r.ci95)) << r.name;
+    EXPECT_EQ(r.games, 6000);
+  }
+}
+
+TEST(Elo, UnbeatenPlayersStayFiniteAndErrorsAreClear) {
+  std::vector<ScoredGame> games(10, ScoredGame{"strong", "weak", 1.0});
+  const auto ratings = FitElo(games, {});
+  ASSERT_EQ(ratings.size(), 2u);
+  EXPECT_EQ(ratings[0].name, "strong");
+  EXPECT_EQ(ratings[0].elo, 0);  // the first player seen is the anchor without "random"
+  EXPECT_TRUE(std::isfinite(ratings[1].elo));
+  EXPECT_LT(ratings[1].elo, -300);
+  EXPECT_THROW(FitElo({}, {}), core::InputError);
+  EloOptions unknown;
+  unknown.anchor = "nobody";
+  EXPECT_THROW(FitElo(games, unknown), core::InputError);
+  games.push_back({"x", "y", 0.5});
+  try {
+    FitElo(games, {});
+    FAIL() << "disconnected players were rated";
+  } catch (const core::InputError& e) {
+    EXPECT_NE(std::string(e.what()).find("cannot rate x, y"), std::string::npos) << e.what();
+  }
+}
+
+}  // namespace
+}  // namespace othello::training

@@ -1,0 +1,226 @@
+#include "training/arena.h"
+
+#include <atomic>
+#include <cmath>
+#include <exception>
+#include <filesystem>
+#include <fstream>
+#include <mutex>
+#include <set>
+#include <sstream>
+#include <thread>
+
+#include <nlohmann/json.hpp>
+
+#include "core/notation.h"
+
+namespace othello::training {
+
+namespace fs = std::filesystem;
+
+double PairResult::ScoreCi95() const {
+  const int n = games();
+  if (n < 2) return 0.5;
+  const double mean = Score();
+  const double variance = std::max(0.0, (score_sq_sum - n * mean * mean) / (n - 1));
+  return 1.96 * std::sqrt(variance / n);
+}
+
+namespace {
+
+std::vector<std::vector<core::Square>> RandomOpenings(int plies, int size, int count,
+                                                      std::uint64_t seed) {
+  std::vector<std::vector<core::Square>> openings;
+  std::set<std::vector<core::Square>> seen;
+  core::Rng rng(seed);
+  for (int tries = 0; static_cast<int>(openings.size()) < count; ++tries) {
+    std::vector<core::Square> moves;
+    core::Position pos = core::Position::Standard(size);
+    for (int i = 0; i < plies && !pos.IsGameOver(); ++i) {
+      moves.push_back(core::RandomLegalMove(pos, rng));
+      pos = pos.Play(moves.back());
+    }
+    // Distinct openings while there are enough of them.
+    if (seen.insert(moves).second || tries > 100 * count) openings.push_back(moves);
+  }
+  return openings;
+}
+
+std::vector<std::vector<core::Square>> FileOpenings(const std::string& path, int size) {
+  std::ifstream in(path);
+  if (!in) throw core::InputError("openings file " + path + ": cannot be read");
+  std::vector<std::vector<core::Square>> openings;
+  std::string line;
+  for (int number = 1; std::getline(in, line); ++number) {
+    const std::size_t hash = line.find('#');
+    if (hash != std::string::npos) line.resize(hash);
+    if (line.find_first_not_of(" \t\r") == std::string::npos) continue;
+    auto moves = core::ParseTranscript(line, core::Position::Standard(size));
+    if (!moves) {
+      throw core::InputError("openings file " + path + " line " + std::to_string(number) + ": " +
+                             moves.error());
+    }
+    openings.push_back(*moves);
+  }
+  if (openings.empty()) throw core::InputError("openings file " + path + ": no openings in it");
+  return openings;
+}
+
+struct Job {
+  int pair;
+  int opening;
+  bool swapped;  // b plays black
+};
+
+}  // namespace
+
+std::vector<std::vector<core::Square>> ArenaOpenings(const std::string& spec, int size, int count,
+                                                     std::uint64_t seed) {
+  if (spec.rfind("random:", 0) == 0) {
+    const std::string k = spec.substr(7);
+    char* end = nullptr;
+    const long plies = std::strtol(k.c_str(), &end, 10);
+    if (k.empty() || *end || plies < 0 || plies > size * size) {
+      throw core::InputError("openings '" + spec + "': K in random:K must be a number of plies 0.." +
+                             std::to_string(size * size));
+    }
+    return RandomOpenings(static_cast<int>(plies), size, count, seed);
+  }
+  std::vector<std::vector<core::Square>> all = FileOpenings(spec, size);
+  std::vector<std::vector<core::Square>> openings;
+  for (int i = 0; i < count; ++i) openings.push_back(all[i % all.size()]);
+  return openings;
+}
+
+ArenaSummary RunArena(const std::vector<ArenaPlayer>& players, const ArenaOptions& options,
+                      std::ostream& log) {
+  if (players.size() < 2) throw core::InputError("the arena needs at least two players");
+  if (options.games < 1) throw core::InputError("--games must be at least 1");
+  if (options.parallel < 1) throw core::InputError("--parallel must be at least 1");
+  if (auto error = core::ValidateRules(options.rules)) throw core::InputError(error->message);
+  const int openings_per_pair = (options.games + 1) / 2;
+  const auto openings =
+      ArenaOpenings(options.openings, options.rules.size, openings_per_pair, options.seed);
+
+  ArenaSummary summary;
+  std::vector<Job> jobs;
+  for (std::size_t a = 0; a < players.size(); ++a) {
+    summary.players.push_back(players[a].name);
+    for (std::size_t b = a + 1; b < players.size(); ++b) {
+      PairResult pair;
+      pair.a = static_cast<int>(a), pair.b = static_cast<int>(b);
+      for (int o = 0; o < openings_per_pair; ++o) {
+        jobs.push_back({static_cast<int>(summary.pairs.size()), o, false});
+        jobs.push_back({static_cast<int>(summary.pairs.size()), o, true});
+      }
+      summary.pairs.push_back(pair);
+    }
+  }
+  std::ofstream ggf;
+  if (!options.out_dir.empty()) {
+    fs::create_directories(options.out_dir);
+    const fs::path file = fs::path(options.out_dir) / "games.ggf";
+    ggf.open(file, std::ios::app);
+    if (!ggf) throw core::InputError(file.string() + ": cannot be written");
+  }
+
+  std::mutex mutex;  // guards summary, ggf, log and first_error
+  std::exception_ptr first_error;
+  std::atomic<std::size_t> next{0};
+  int finished = 0;
+  auto worker = [&] {
+    for (std::size_t j; (j = next++) < jobs.size();) {
+      const Job& job = jobs[j];
+      PairResult& pair = summary.pairs[job.pair];
+      const ArenaPlayer& pa = players[pair.a];
+      const ArenaPlayer& pb = players[pair.b];
+      try {
+        const std::uint64_t seed = options.seed * 1000003 + j * 2;
+        std::unique_ptr<play::Player> a = pa.make(seed), b = pb.make(seed + 1);
+        play::GameSetup setup;
+        setup.rules = options.rules;
+        setup.start = core::Position::Standard(options.rules.size);
+        setup.opening = openings[job.opening];
+        setup.time = options.time;
+        play::GameOutcome game =
+            job.swapped ? play::PlayGame(*b, *a, setup) : play::PlayGame(*a, *b, setup);
+        std::lock_guard<std::mutex> lock(mutex);
+        const int margin_a = job.swapped ? -game.black_margin : game.black_margin;
+        (margin_a > 0 ? pair.wins : margin_a < 0 ? pair.losses : pair.draws)++;
+        const double score = margin_a > 0 ? 1 : margin_a < 0 ? 0 : 0.5;
+        pair.score_sq_sum += score * score;
+        pair.margin_sum += margin_a;
+        if (game.end != play::GameEnd::kNormal) {
+          const bool a_lost = margin_a < 0;
+          (game.end == play::GameEnd::kTime ? pair.time_losses : pair.forfeits)[a_lost ? 0 : 1]++;
+        }
+        if (ggf.is_open()) ggf << core::WriteGgf(game.record) << "\n" << std::flush;
+        log << "game " << ++finished << "/" << jobs.size() << ": " << game.record.black_name
+            << " (black) - " << game.record.white_name << " (white) " << std::showpos
+            << game.black_margin << std::noshowpos
+            << (game.reason.empty() ? "" : "  [" + game.reason + "]") << "\n"
+            << std::flush;
+        summary.games.push_back(std::move(game));
+      } catch (...) {
+        std::lock_guard<std::mutex> lock(mutex);
+        if (!first_error) first_error = std::current_exception();
+        next = jobs.size();  // stop handing out games
+      }
+    }
+  };
+  std::vector<std::thread> threads;
+  const int n = std::min<int>(options.parallel, static_cast<int>(jobs.size()));
+  for (int t = 0; t < n; ++t) threads.emplace_back(worker);
+  for (std::thread& t : threads) t.join();
+  if (first_error) std::rethrow_exception(first_error);
+  return summary;
+}
+
+std::string FormatArenaTable(const ArenaSummary& summary) {
+  std::ostringstream out;
+  char line[512];
+  std::snprintf(line, sizeof line, "%-28s %-28s %5s %5s %5s %6s %8s %14s %6s\n", "player",
+                "opponent", "wins", "draws", "loss", "games", "margin", "score (95%)", "elo");
+  out << line;
+  for (const PairResult& p : summary.pairs) {
+    const double s = p.Score();
+    const double clamped = std::min(std::max(s, 0.001), 0.999);
+    const double elo = -400 * std::log10(1 / clamped - 1);
+    std::snprintf(line, sizeof line, "%-28s %-28s %5d %5d %5d %6d %+8.2f %6.1f%% +-%4.1f %+6.0f\n",
+                  summary.players[p.a].c_str(), summary.players[p.b].c_str(), p.wins, p.draws,
+                  p.losses, p.games(), p.MeanMargin(), 100 * s, 100 * p.ScoreCi95(), elo);
+    out << line;
+    if (p.time_losses[0] + p.time_losses[1] + p.forfeits[0] + p.forfeits[1] > 0) {
+      std::snprintf(line, sizeof line, "    lost on time %d / %d, forfeits %d / %d\n",
+                    p.time_losses[0], p.time_losses[1], p.forfeits[0], p.forfeits[1]);
+      out << line;
+    }
+  }
+  return out.str();
+}
+
+std::string ArenaJson(const ArenaSummary& summary, const ArenaOptions& options) {
+  nlohmann::json pairs = nlohmann::json::array();
+  for (const PairResult& p : summary.pairs) {
+    pairs.push_back({{"player", summary.players[p.a]},
+                     {"opponent", summary.players[p.b]},
+                     {"wins", p.wins},
+                     {"draws", p.draws},
+                     {"losses", p.losses},
+                     {"games", p.games()},
+                     {"mean_margin", p.MeanMargin()},
+                     {"score", p.Score()},
+                     {"score_ci95", p.ScoreCi95()},
+                     {"time_losses", {p.time_losses[0], p.time_losses[1]}},
+                     {"forfeits", {p.forfeits[0], p.forfeits[1]}}});
+  }
+  nlohmann::json json = {{"players", summary.players},
+                         {"size", options.rules.size},
+                         {"games_per_pair", (options.games + 1) / 2 * 2},
+                         {"openings", options.openings},
+                         {"pairs", pairs}};
+  if (options.time) json["time"] = options.time->ToString();
+  return json.dump(2);
+}
+
+}  // namespace othello::training

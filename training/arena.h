@@ -1,0 +1,73 @@
+#pragma once
+// The arena: round-robin matches between players. Every pair plays `games` games
+// (rounded up to an even number): each opening is played twice, once with each player
+// as black. Openings are random (K random plies from the standard start, distinct
+// where possible, the same list for every pair) or read from a file of transcripts.
+// Games run `parallel` at a time, each with fresh players from the factories (so each
+// engine game has its own process); every finished game is appended to
+// OUT/games.ggf at once (a killed arena keeps what it played).
+// Thread safety: RunArena owns its threads; factories are called from them and must be
+// thread-safe (shared evaluators are).
+#include <functional>
+#include <memory>
+#include <optional>
+#include <ostream>
+#include <string>
+#include <vector>
+
+#include "core/rules.h"
+#include "play/player.h"
+#include "play/session.h"
+
+namespace othello::training {
+
+struct ArenaPlayer {
+  std::string name;
+  // A fresh player for one game; `seed` differs game by game.
+  std::function<std::unique_ptr<play::Player>(std::uint64_t seed)> make;
+};
+
+struct ArenaOptions {
+  core::Rules rules;                  // size and scoring; openings start from the standard start
+  int games = 2;                      // per pair
+  std::string openings = "random:4";  // random:K or a file of transcripts, one per line
+  int parallel = 1;
+  std::optional<play::TimeControl> time;
+  std::string out_dir;                // games.ggf goes here ("" : nowhere)
+  std::uint64_t seed = 1;
+};
+
+// Results of a against b (from a's side).
+struct PairResult {
+  int a = 0, b = 0;                   // indices into ArenaSummary::players
+  int wins = 0, draws = 0, losses = 0;
+  double margin_sum = 0;              // a's disc margins
+  double score_sq_sum = 0;            // sum of a's squared game scores (for the interval)
+  int time_losses[2] = {0, 0};        // by a, by b
+  int forfeits[2] = {0, 0};
+  int games() const { return wins + draws + losses; }
+  double Score() const { return games() ? (wins + 0.5 * draws) / games() : 0; }
+  double ScoreCi95() const;           // half-width, normal approximation
+  double MeanMargin() const { return games() ? margin_sum / games() : 0; }
+};
+
+struct ArenaSummary {
+  std::vector<std::string> players;
+  std::vector<PairResult> pairs;
+  std::vector<play::GameOutcome> games;  // in the order they finished
+};
+
+// The openings (move lists from the standard start of rules.size): `count` of them.
+// Throws core::InputError naming the spec, or the file and line.
+std::vector<std::vector<core::Square>> ArenaOpenings(const std::string& spec, int size, int count,
+                                                     std::uint64_t seed);
+
+// Plays the round robin; logs one line per game to `log`. Throws core::InputError on
+// bad options, and rethrows the first unexpected error of a game thread.
+ArenaSummary RunArena(const std::vector<ArenaPlayer>& players, const ArenaOptions& options,
+                      std::ostream& log);
+
+std::string FormatArenaTable(const ArenaSummary& summary);
+std::string ArenaJson(const ArenaSummary& summary, const ArenaOptions& options);
+
+}  // namespace othello::training

@@ -1,0 +1,33 @@
+#pragma once
+// Players from command-line specs, for the arena and training's evaluations:
+//
+//   [NAME@]random | greedy | alphabeta:DEPTH (or ab:DEPTH)
+//   [NAME@]model:CHECKPOINT[,visits=N][,time=SECONDS][,threads=T][,solver=EMPTIES]
+//                          [,cpuct=C][,device=auto|cpu|cuda]
+//   [NAME@]gtp:COMMAND LINE        e.g. gtp:/usr/games/gtp-rhino -l 1
+//   [NAME@]nboard:COMMAND LINE     e.g. nboard:edax -nboard (searched to defaults.nboard_depth)
+//
+// NAME@ sets the name shown in results and game records; the defaults are random,
+// greedy, alphabetaD, the checkpoint's file stem with "/vN" (playouts), and the
+// engine's command line without its directory.
+// A model's network is loaded once and its evaluator shared by every game.
+// Thread safety: the returned factories may be called from many threads.
+#include <string>
+
+#include "core/error.h"
+#include "training/arena.h"
+
+namespace othello::training {
+
+struct PlayerDefaults {
+  std::uint64_t visits = 200;       // model playouts per move
+  std::string device = "auto";
+  double engine_timeout_seconds = 60;  // untimed games: longest wait for an engine's move
+  int nboard_depth = 20;
+};
+
+// Throws core::InputError naming the spec and the problem (a checkpoint that cannot be
+// loaded included).
+ArenaPlayer MakeArenaPlayer(const std::string& spec, const PlayerDefaults& defaults = {});
+
+}  // namespace othello::training
