@@ -17,6 +17,7 @@ struct ArenaCommandOptions {
   int size = 8;
   bool anti = false;
   int parallel = 1;
+  bool gauntlet = false;
   std::string time;
   std::string out_dir;
   std::string json;
@@ -43,6 +44,7 @@ void RunArenaCommand(const ArenaCommandOptions& opt) {
   options.games = opt.games;
   options.openings = opt.openings;
   options.parallel = opt.parallel;
+  options.gauntlet = opt.gauntlet;
   options.out_dir = opt.out_dir;
   options.seed = opt.seed;
   if (!opt.time.empty()) {
@@ -79,6 +81,8 @@ void RegisterArena(CLI::App& app) {
   cmd->add_option("--size", opt->size, "Board size (6, 8 or 10; GTP engines need the standard start)");
   cmd->add_flag("--anti", opt->anti, "Anti-Othello scoring (fewest discs wins)");
   cmd->add_option("--parallel", opt->parallel, "Games played at once")->check(CLI::Range(1, 256));
+  cmd->add_flag("--gauntlet", opt->gauntlet,
+               "Only the first player against each of the others (not a round robin)");
   cmd->add_option("--time", opt->time, "Time control MAIN+INC in seconds per player (e.g. 60+1)");
   cmd->add_option("--out", opt->out_dir, "Directory for the games (GGF, appended to games.ggf)");
   cmd->add_option("--json", opt->json, "Write the results as JSON to this file");

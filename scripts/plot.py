@@ -1,16 +1,22 @@
-#!/usr/bin/env python3
+#!/usr/bin/python3
 """Plots a training run's metrics (DIR/metrics.jsonl) to PNG.
 
     scripts/plot.py runs/quickstart            -> runs/quickstart/metrics.png
     scripts/plot.py runs/quickstart -o out.png
+    scripts/plot.py runs/quickstart --elo ladder/elo.csv
 
 Panels: the loss terms against the training step, self-play throughput against time,
-and the score against the random and greedy players against the training step.
+the new checkpoints' scores against each evaluation opponent, and Elo against the
+training step: the ratings logged by training (fitted to RUN_DIR/eval games), or with
+--elo those of a ladder written by `othello-zero elo` whose players are named
+step-NNNNNNNN (optionally followed by /settings, as arena names model players).
 Needs Debian's python3-matplotlib (apt-get install python3-matplotlib).
 """
 import argparse
+import csv
 import json
 import os
+import re
 import sys
 
 
@@ -29,10 +35,28 @@ def read_metrics(path):
     return reports, evals
 
 
+STEP = re.compile(r"^step-(\d+)")
+
+
+def read_ladder(path):
+    """(step, elo) for every player of a ladder CSV named step-N..."""
+    points = []
+    with open(path, encoding="utf-8", newline="") as f:
+        for number, row in enumerate(csv.DictReader(f), 2):
+            try:
+                match = STEP.match(row["player"])
+                if match:
+                    points.append((int(match.group(1)), float(row["elo"])))
+            except (KeyError, TypeError, ValueError):
+                sys.exit(f"error: {path} line {number}: not a ladder row (player,elo,...)")
+    return sorted(points)
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("run_dir", help="the training run directory")
     parser.add_argument("-o", "--output", help="PNG file (default: RUN_DIR/metrics.png)")
+    parser.add_argument("--elo", help="a ladder CSV from `othello-zero elo` to plot by step")
     args = parser.parse_args()
     metrics = os.path.join(args.run_dir, "metrics.jsonl")
     if not os.path.exists(metrics):
@@ -44,7 +68,7 @@ def main():
     except ImportError:
         sys.exit("error: matplotlib is missing: apt-get install python3-matplotlib")
     reports, evals = read_metrics(metrics)
-    fig, axes = plt.subplots(3, 1, figsize=(9, 11))
+    fig, axes = plt.subplots(4, 1, figsize=(9, 14))
     trained = [r for r in reports if "loss" in r]
     steps = [r["step"] for r in trained]
     for term in ("total", "policy", "value", "ownership", "disc_difference"):
@@ -60,16 +84,28 @@ def main():
     ax2.plot(minutes, [r["playouts_per_second"] for r in reports], color="tab:orange",
              label="playouts/s")
     ax2.set_ylabel("playouts per second")
-    for prefix, mode in (("vs_", "search"), ("policy_vs_", "policy")):
-        for baseline in ("random", "greedy"):
-            key = prefix + baseline
-            points = [(e["step"], 100 * e[key]["score"]) for e in evals if key in e]
-            if points:
-                axes[2].plot(*zip(*points), marker="o", label=f"{mode} vs {baseline}")
+    opponents = sorted({name for e in evals for name in e.get("vs", {})
+                        if not STEP.match(name)})
+    for name in opponents:
+        points = [(e["step"], 100 * e["vs"][name]["score"]) for e in evals
+                  if name in e.get("vs", {})]
+        axes[2].plot(*zip(*points), marker="o", label=f"vs {name}")
     axes[2].set_xlabel("training step")
     axes[2].set_ylabel("score %")
     axes[2].set_ylim(0, 100)
-    axes[2].legend()
+    if opponents:
+        axes[2].legend()
+    if args.elo:
+        points = read_ladder(args.elo)
+        label = os.path.basename(args.elo)
+    else:
+        points = sorted((e["step"], e["elo"]) for e in evals if "elo" in e)
+        label = "Elo (training evaluations)"
+    if points:
+        axes[3].plot(*zip(*points), marker="o", label=label)
+        axes[3].legend()
+    axes[3].set_xlabel("training step")
+    axes[3].set_ylabel("Elo (random = 0)")
     fig.tight_layout()
     output = args.output or os.path.join(args.run_dir, "metrics.png")
     fig.savefig(output)

@@ -28,14 +28,14 @@ double PairResult::ScoreCi95() const {
 
 namespace {
 
-std::vector<std::vector<core::Square>> RandomOpenings(int plies, int size, int count,
-                                                      std::uint64_t seed) {
+std::vector<std::vector<core::Square>> RandomOpenings(int plies, const core::Position& start,
+                                                      int count, std::uint64_t seed) {
   std::vector<std::vector<core::Square>> openings;
   std::set<std::vector<core::Square>> seen;
   core::Rng rng(seed);
   for (int tries = 0; static_cast<int>(openings.size()) < count; ++tries) {
     std::vector<core::Square> moves;
-    core::Position pos = core::Position::Standard(size);
+    core::Position pos = start;
     for (int i = 0; i < plies && !pos.IsGameOver(); ++i) {
       moves.push_back(core::RandomLegalMove(pos, rng));
       pos = pos.Play(moves.back());
@@ -46,7 +46,8 @@ std::vector<std::vector<core::Square>> RandomOpenings(int plies, int size, int c
   return openings;
 }
 
-std::vector<std::vector<core::Square>> FileOpenings(const std::string& path, int size) {
+std::vector<std::vector<core::Square>> FileOpenings(const std::string& path,
+                                                    const core::Position& start) {
   std::ifstream in(path);
   if (!in) throw core::InputError("openings file " + path + ": cannot be read");
   std::vector<std::vector<core::Square>> openings;
@@ -55,7 +56,7 @@ std::vector<std::vector<core::Square>> FileOpenings(const std::string& path, int
     const std::size_t hash = line.find('#');
     if (hash != std::string::npos) line.resize(hash);
     if (line.find_first_not_of(" \t\r") == std::string::npos) continue;
-    auto moves = core::ParseTranscript(line, core::Position::Standard(size));
+    auto moves = core::ParseTranscript(line, start);
     if (!moves) {
       throw core::InputError("openings file " + path + " line " + std::to_string(number) + ": " +
                              moves.error());
@@ -74,8 +75,16 @@ struct Job {
 
 }  // namespace
 
-std::vector<std::vector<core::Square>> ArenaOpenings(const std::string& spec, int size, int count,
+core::Position ArenaStart(const core::Rules& rules) {
+  core::Rules fixed = rules;
+  if (fixed.start == core::StartKind::kRandom) fixed.start = core::StartKind::kStandard;
+  return core::StartPosition(fixed);
+}
+
+std::vector<std::vector<core::Square>> ArenaOpenings(const std::string& spec,
+                                                     const core::Position& start, int count,
                                                      std::uint64_t seed) {
+  const int size = start.size();
   if (spec.rfind("random:", 0) == 0) {
     const std::string k = spec.substr(7);
     char* end = nullptr;
@@ -84,9 +93,9 @@ std::vector<std::vector<core::Square>> ArenaOpenings(const std::string& spec, in
       throw core::InputError("openings '" + spec + "': K in random:K must be a number of plies 0.." +
                              std::to_string(size * size));
     }
-    return RandomOpenings(static_cast<int>(plies), size, count, seed);
+    return RandomOpenings(static_cast<int>(plies), start, count, seed);
   }
-  std::vector<std::vector<core::Square>> all = FileOpenings(spec, size);
+  std::vector<std::vector<core::Square>> all = FileOpenings(spec, start);
   std::vector<std::vector<core::Square>> openings;
   for (int i = 0; i < count; ++i) openings.push_back(all[i % all.size()]);
   return openings;
@@ -99,14 +108,14 @@ ArenaSummary RunArena(const std::vector<ArenaPlayer>& players, const ArenaOption
   if (options.parallel < 1) throw core::InputError("--parallel must be at least 1");
   if (auto error = core::ValidateRules(options.rules)) throw core::InputError(error->message);
   const int openings_per_pair = (options.games + 1) / 2;
-  const auto openings =
-      ArenaOpenings(options.openings, options.rules.size, openings_per_pair, options.seed);
+  const core::Position start = ArenaStart(options.rules);
+  const auto openings = ArenaOpenings(options.openings, start, openings_per_pair, options.seed);
 
   ArenaSummary summary;
   std::vector<Job> jobs;
   for (std::size_t a = 0; a < players.size(); ++a) {
     summary.players.push_back(players[a].name);
-    for (std::size_t b = a + 1; b < players.size(); ++b) {
+    for (std::size_t b = a + 1; b < players.size() && (a == 0 || !options.gauntlet); ++b) {
       PairResult pair;
       pair.a = static_cast<int>(a), pair.b = static_cast<int>(b);
       for (int o = 0; o < openings_per_pair; ++o) {
@@ -139,7 +148,7 @@ ArenaSummary RunArena(const std::vector<ArenaPlayer>& players, const ArenaOption
         std::unique_ptr<play::Player> a = pa.make(seed), b = pb.make(seed + 1);
         play::GameSetup setup;
         setup.rules = options.rules;
-        setup.start = core::Position::Standard(options.rules.size);
+        setup.start = start;
         setup.opening = openings[job.opening];
         setup.time = options.time;
         play::GameOutcome game =

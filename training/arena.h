@@ -1,5 +1,6 @@
 #pragma once
-// The arena: round-robin matches between players. Every pair plays `games` games
+// The arena: round-robin matches between players (or a gauntlet: the first player
+// against each of the others, who do not meet). Every pair plays `games` games
 // (rounded up to an even number): each opening is played twice, once with each player
 // as black. Openings are random (K random plies from the standard start, distinct
 // where possible, the same list for every pair) or read from a file of transcripts.
@@ -28,10 +29,12 @@ struct ArenaPlayer {
 };
 
 struct ArenaOptions {
-  core::Rules rules;                  // size and scoring; openings start from the standard start
+  core::Rules rules;                  // size, start and scoring (a random start: the standard
+                                      // one, the openings are random anyway)
   int games = 2;                      // per pair
   std::string openings = "random:4";  // random:K or a file of transcripts, one per line
   int parallel = 1;
+  bool gauntlet = false;              // only the first player against each other one
   std::optional<play::TimeControl> time;
   std::string out_dir;                // games.ggf goes here ("" : nowhere)
   std::uint64_t seed = 1;
@@ -57,9 +60,13 @@ struct ArenaSummary {
   std::vector<play::GameOutcome> games;  // in the order they finished
 };
 
-// The openings (move lists from the standard start of rules.size): `count` of them.
-// Throws core::InputError naming the spec, or the file and line.
-std::vector<std::vector<core::Square>> ArenaOpenings(const std::string& spec, int size, int count,
+// The position every arena game starts from before its opening moves.
+core::Position ArenaStart(const core::Rules& rules);
+
+// The openings (move lists from `start`): `count` of them. Throws core::InputError
+// naming the spec, or the file and line.
+std::vector<std::vector<core::Square>> ArenaOpenings(const std::string& spec,
+                                                     const core::Position& start, int count,
                                                      std::uint64_t seed);
 
 // Plays the round robin; logs one line per game to `log`. Throws core::InputError on

@@ -130,6 +130,9 @@ TrainingConfig Read(ConfigReader& r, const std::vector<std::string>& overrides) 
   c.eval_every_checkpoints = r.Int("eval.every_checkpoints", c.eval_every_checkpoints, 0, 1 << 20);
   c.eval_games = r.Int("eval.games", c.eval_games, 2, 100000);
   c.eval_visits = r.Int("eval.visits", c.eval_visits, 1, 1 << 20);
+  c.eval_opponents = r.StringList("eval.opponents", c.eval_opponents);
+  c.eval_previous = r.Int("eval.previous", c.eval_previous, 0, 100);
+  c.eval_gate = r.Double("eval.gate", c.eval_gate, 0, 1);
   c.minutes = r.Double("run.minutes", c.minutes, 0, 1e7);
   c.steps = r.Int("run.steps", 0, 0, 2000000000);
   c.seed = static_cast<std::uint64_t>(r.Int("run.seed", 1, 0, 1 << 30));

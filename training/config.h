@@ -58,10 +58,18 @@ struct TrainingConfig {
 
   nn::InferenceOptions inference;  // inference.*
 
-  // eval.*: quick checks against the random and greedy players after checkpoints.
+  // eval.*: after checkpoints, the new model (a search of `eval_visits` playouts) plays
+  // `eval_games` games against each fixed opponent (player specs, see
+  // training/player_spec.h) and against the last `eval_previous` checkpoints; the games
+  // go to RUN/eval/games.ggf and the Elo ratings fitted to all of them to metrics.jsonl.
+  // With eval_gate > 0, self-play only takes a new model that scores at least that
+  // against the model self-play uses now (AlphaGo Zero's gating).
   int eval_every_checkpoints = 1;  // 0: never
-  int eval_games = 20;             // per baseline
+  int eval_games = 20;             // per opponent
   int eval_visits = 32;
+  std::vector<std::string> eval_opponents = {"random", "greedy"};
+  int eval_previous = 1;
+  double eval_gate = 0;            // 0: no gating
 
   // run.*
   double minutes = 0;  // 0: until stopped

@@ -153,6 +153,20 @@ std::string ConfigReader::String(const std::string& key, const std::string& fall
   return value;
 }
 
+std::vector<std::string> ConfigReader::StringList(const std::string& key,
+                                                  const std::vector<std::string>& fallback) {
+  const YAML::Node node = Find(key);
+  if (!node.IsDefined() || node.IsNull()) return fallback;
+  if (node.IsScalar()) return {node.Scalar()};
+  if (!node.IsSequence()) Fail(key, node, "expected a list of strings");
+  std::vector<std::string> values;
+  for (const YAML::Node& item : node) {
+    if (!item.IsScalar()) Fail(key, item, "expected a list of strings");
+    values.push_back(item.Scalar());
+  }
+  return values;
+}
+
 void ConfigReader::CollectKeys(const YAML::Node& node, const std::string& prefix,
                                std::vector<std::pair<std::string, int>>& out) const {
   if (!node.IsMap()) {

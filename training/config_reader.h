@@ -30,6 +30,10 @@ class ConfigReader {
   std::string String(const std::string& key, const std::string& fallback,
                      const std::vector<std::string>& allowed = {});
 
+  // A list of strings (a YAML sequence, or one string for a list of one).
+  std::vector<std::string> StringList(const std::string& key,
+                                      const std::vector<std::string>& fallback);
+
   // Throws for every key present in the file or the overrides that was never read.
   void Finish() const;
   const std::string& name() const { return name_; }

@@ -1,31 +1,23 @@
 #include "training/evaluation.h"
 
-#include "mcts/search.h"
+#include <algorithm>
+#include <filesystem>
+#include <map>
+#include <sstream>
+
+#include "nn/checkpoint.h"
+#include "nn/inference.h"
+#include "training/elo.h"
+#include "training/player_spec.h"
 
 namespace othello::training {
 
-const char* BaselineName(Baseline baseline) {
-  return baseline == Baseline::kRandom ? "random" : "greedy";
-}
+namespace fs = std::filesystem;
 
-core::Square BaselineMove(Baseline baseline, const core::Position& position, core::Rng& rng) {
-  const core::Bitboard moves = position.LegalMoves();
-  std::vector<core::Square> best;
-  int most = -1;
-  core::ForEachSquare(moves, [&](core::Square sq) {
-    const int flips = baseline == Baseline::kGreedy ? core::PopCount(position.Flips(sq)) : 0;
-    if (flips > most) {
-      most = flips;
-      best.clear();
-    }
-    if (flips == most) best.push_back(sq);
-  });
-  return best[rng.Below(static_cast<std::uint32_t>(best.size()))];
-}
-
-MatchResult PlayBaseline(mcts::Evaluator& evaluator, const TrainingConfig& config,
-                         Baseline baseline, int games, int visits, std::uint64_t seed) {
-  mcts::SearchParams params = config.search;
+play::SearchPlayerOptions EvaluationSearch(const TrainingConfig& config, int visits) {
+  play::SearchPlayerOptions options;
+  mcts::SearchParams& params = options.params;
+  params = config.search;
   params.dirichlet_noise = false;
   params.forced_playouts = false;
   params.gumbel = false;
@@ -33,35 +25,131 @@ MatchResult PlayBaseline(mcts::Evaluator& evaluator, const TrainingConfig& confi
   params.threads = 1;
   params.leaves_per_batch = 8;
   if (visits <= 1) params.solver_empties = 0;
-  core::Rules opening = config.rules;
-  if (opening.start == core::StartKind::kStandard) {
-    opening.start = core::StartKind::kRandom;
-    opening.random_moves = 2;
-  }
-  core::Rng rng(seed);
-  MatchResult result;
-  for (int g = 0; g < games; ++g) {
-    const core::Color model_color = g % 2 == 0 ? core::Color::kBlack : core::Color::kWhite;
-    mcts::Tree tree(core::StartPosition(opening, seed + g / 2), 4 * visits * 64 + 1024);
-    mcts::TreeSearch search(tree, evaluator, params, nullptr, rng.Next());
-    while (!tree.root_position().IsGameOver()) {
-      const core::Position& pos = tree.root_position();
-      core::Square move = core::kPass;
-      if (pos.MustPass()) {
-        move = core::kPass;
-      } else if (pos.side_to_move() == model_color) {
-        mcts::SearchLimits limits;
-        limits.visits = static_cast<std::uint64_t>(visits);
-        move = mcts::RunSearch(search, evaluator, limits).move;
-      } else {
-        move = BaselineMove(baseline, pos, rng);
-      }
-      tree.Advance(move);
+  options.visits = static_cast<std::uint64_t>(std::max(1, visits));
+  return options;
+}
+
+ArenaPlayer SearchArenaPlayer(const std::string& name, std::shared_ptr<mcts::Evaluator> evaluator,
+                              const play::SearchPlayerOptions& options) {
+  ArenaPlayer player;
+  player.name = name;
+  player.make = [name, evaluator, options](std::uint64_t seed) {
+    play::SearchPlayerOptions o = options;
+    o.name = name;
+    o.seed = seed;
+    return std::make_unique<play::SearchPlayer>(*evaluator, o);
+  };
+  return player;
+}
+
+std::string StepName(std::int64_t step) {
+  char name[32];
+  std::snprintf(name, sizeof name, "step-%08lld", static_cast<long long>(step));
+  return name;
+}
+
+namespace {
+
+// Earlier checkpoints of the run (step-N.ckpt with N < step), the latest `count`.
+std::vector<std::pair<std::int64_t, fs::path>> EarlierCheckpoints(const fs::path& dir,
+                                                                  std::int64_t step, int count) {
+  std::vector<std::pair<std::int64_t, fs::path>> found;
+  if (!fs::is_directory(dir)) return found;
+  for (const auto& entry : fs::directory_iterator(dir)) {
+    const std::string name = entry.path().filename().string();
+    long long n = -1;
+    char tail[8] = {0};
+    if (std::sscanf(name.c_str(), "step-%lld.%7s", &n, tail) == 2 && std::string(tail) == "ckpt" &&
+        n < step) {
+      found.emplace_back(n, entry.path());
     }
-    const int margin = core::Score(tree.root_position(), config.rules).MarginFor(model_color);
-    (margin > 0 ? result.wins : margin < 0 ? result.losses : result.draws)++;
   }
-  return result;
+  std::sort(found.begin(), found.end());
+  if (static_cast<int>(found.size()) > count) found.erase(found.begin(), found.end() - count);
+  return found;
+}
+
+}  // namespace
+
+CheckpointEvaluation::CheckpointEvaluation(const TrainingConfig& config, const std::string& run_dir)
+    : config_(config), run_dir_(run_dir) {
+  for (const std::string& spec : config.eval_opponents) {
+    try {
+      fixed_.push_back(MakeArenaPlayer(spec));
+    } catch (const core::InputError& e) {
+      throw core::InputError(std::string("eval.opponents: ") + e.what());
+    }
+  }
+}
+
+EvaluationReport CheckpointEvaluation::Evaluate(nn::OthelloNet& candidate, std::int64_t step,
+                                                std::shared_ptr<mcts::Evaluator> current,
+                                                std::int64_t current_step) {
+  nn::InferenceOptions inference = config_.inference;
+  inference.cache_entries = 0;
+  const play::SearchPlayerOptions search = EvaluationSearch(config_, config_.eval_visits);
+  const std::string name = StepName(step);
+  std::vector<ArenaPlayer> players = {
+      SearchArenaPlayer(name, std::make_shared<nn::NetEvaluator>(candidate, inference), search)};
+  players.insert(players.end(), fixed_.begin(), fixed_.end());
+  const bool gating = config_.eval_gate > 0;
+  bool current_included = false;
+  for (const auto& [earlier, path] :
+       EarlierCheckpoints(fs::path(run_dir_) / "checkpoints", step, config_.eval_previous)) {
+    nn::Checkpoint checkpoint = nn::LoadCheckpoint(path.string(), config_.net);
+    players.push_back(SearchArenaPlayer(
+        StepName(earlier), std::make_shared<nn::NetEvaluator>(checkpoint.net, inference), search));
+    current_included |= earlier == current_step;
+  }
+  if (gating && !current_included && current_step != step) {
+    players.push_back(SearchArenaPlayer(StepName(current_step), current, search));
+  }
+
+  ArenaOptions options;
+  options.rules = config_.rules;
+  options.games = config_.eval_games;
+  options.openings = "random:4";
+  options.gauntlet = true;
+  options.out_dir = (fs::path(run_dir_) / "eval").string();
+  options.seed = config_.seed * 7919 + static_cast<std::uint64_t>(step);
+  std::ostringstream game_log;  // one line per game: not for the training log
+  const ArenaSummary summary = RunArena(players, options, game_log);
+
+  EvaluationReport report;
+  nlohmann::json vs = nlohmann::json::object();
+  std::string text = "step " + std::to_string(step) + " scores";
+  for (const PairResult& p : summary.pairs) {
+    const std::string& opponent = summary.players[p.b];
+    vs[opponent] = {{"score", p.Score()}, {"wins", p.wins}, {"draws", p.draws},
+                    {"losses", p.losses}, {"mean_margin", p.MeanMargin()}};
+    char part[128];
+    std::snprintf(part, sizeof part, " | %s %.0f%% (%d-%d-%d)", opponent.c_str(), 100 * p.Score(),
+                  p.wins, p.draws, p.losses);
+    text += part;
+    if (gating && opponent == StepName(current_step)) {
+      report.gate_passed = p.Score() >= config_.eval_gate;
+      report.json["gate"] = {{"against", opponent}, {"score", p.Score()},
+                             {"passed", report.gate_passed}};
+      text += report.gate_passed ? " (gate passed)" : " (gate failed)";
+    }
+  }
+  report.json["step"] = step;
+  report.json["vs"] = vs;
+  const auto ratings = FitElo(ScoredGames(ReadGgfGames({options.out_dir})));
+  nlohmann::json elo = nlohmann::json::object();
+  for (const Rating& r : ratings) {
+    elo[r.name] = r.elo;
+    if (r.name == name) {
+      report.json["elo"] = r.elo;
+      report.json["elo_ci95"] = r.ci95;
+      char part[64];
+      std::snprintf(part, sizeof part, " | Elo %.0f +- %.0f", r.elo, r.ci95);
+      text += part;
+    }
+  }
+  report.json["ratings"] = elo;
+  report.text = text;
+  return report;
 }
 
 }  // namespace othello::training

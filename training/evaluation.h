@@ -1,34 +1,55 @@
 #pragma once
-// Quick strength checks during training: the current model (a search with a few
-// playouts, no noise, the most visited move) against the random player and the greedy
-// player (most flips, ties at random). Colours alternate game by game and each game
-// starts from a few random plies, so the games differ.
-// Thread safety: one call per thread; the evaluator may be shared.
-#include <cstdint>
+// Strength checks during training (config eval.*): after checkpoints, the new model (a
+// search of eval.visits playouts, without self-play's noise) plays a gauntlet in the
+// arena against fixed opponents (player specs) and earlier checkpoints. Its games are
+// appended to RUN/eval/games.ggf, Elo ratings are fitted to every game recorded there
+// (anchored on "random" when it plays), and with gating the new model must score at
+// least eval.gate against the model self-play is using before self-play takes it.
+// Thread safety: one thread (the trainer's) calls Evaluate.
+#include <memory>
 #include <string>
 
+#include <nlohmann/json.hpp>
+
 #include "mcts/evaluator.h"
+#include "nn/model.h"
+#include "play/search_player.h"
+#include "training/arena.h"
 #include "training/config.h"
 
 namespace othello::training {
 
-enum class Baseline { kRandom, kGreedy };
-const char* BaselineName(Baseline baseline);
+// The search settings of evaluation games: the config's search without root noise,
+// forced playouts, Gumbel or temperature; with one visit the raw policy (no solver).
+play::SearchPlayerOptions EvaluationSearch(const TrainingConfig& config, int visits);
 
-struct MatchResult {
-  int wins = 0, draws = 0, losses = 0;
-  double Score() const {
-    const int n = wins + draws + losses;
-    return n ? (wins + 0.5 * draws) / n : 0.0;
-  }
+// An arena player searching with a shared evaluator.
+ArenaPlayer SearchArenaPlayer(const std::string& name, std::shared_ptr<mcts::Evaluator> evaluator,
+                              const play::SearchPlayerOptions& options);
+
+// "step-00001200", the name of a checkpoint's model in evaluation games.
+std::string StepName(std::int64_t step);
+
+struct EvaluationReport {
+  nlohmann::json json;  // step, per-opponent results, ratings, gate
+  std::string text;     // one line for the log
+  bool gate_passed = true;
 };
 
-// The baseline's move in `position` (which must have a legal move).
-core::Square BaselineMove(Baseline baseline, const core::Position& position, core::Rng& rng);
+class CheckpointEvaluation {
+ public:
+  // Parses the fixed opponents; throws core::InputError naming eval.opponents.
+  CheckpointEvaluation(const TrainingConfig& config, const std::string& run_dir);
 
-// With visits == 1 the model plays its raw policy (the move of highest prior) and
-// never calls the endgame solver: the network alone.
-MatchResult PlayBaseline(mcts::Evaluator& evaluator, const TrainingConfig& config,
-                         Baseline baseline, int games, int visits, std::uint64_t seed);
+  // Plays `candidate` (at `step`) against the opponents, the last eval.previous
+  // checkpoints and, with gating, the self-play model (`current` at `current_step`).
+  EvaluationReport Evaluate(nn::OthelloNet& candidate, std::int64_t step,
+                            std::shared_ptr<mcts::Evaluator> current, std::int64_t current_step);
+
+ private:
+  const TrainingConfig& config_;
+  std::string run_dir_;
+  std::vector<ArenaPlayer> fixed_;
+};
 
 }  // namespace othello::training

@@ -53,7 +53,9 @@ class Run {
  private:
   void SaveCheckpoint(Trainer& trainer, ReplayBuffer& buffer);
   core::Rng rng_;  // the trainer's sampling generator, saved in every checkpoint
-  void Evaluate(const ModelSource& models, std::int64_t step);
+  // Evaluates a new checkpoint and publishes it to self-play (with gating: if it passes).
+  void Evaluate(Trainer& trainer, ModelSource& models);
+  std::unique_ptr<CheckpointEvaluation> evaluation_;
   int checkpoints_ = 0;
   void Report(const Trainer& trainer, const ReplayBuffer& buffer, const SelfPlayStats& stats,
               const LossMeans& losses, bool final_line);
@@ -75,41 +77,37 @@ void Run::SaveCheckpoint(Trainer& trainer, ReplayBuffer& buffer) {
   const nlohmann::json extra = {{"rng", {state[0], state[1], state[2], state[3]}}};
   nn::SaveCheckpoint(latest.string(), trainer.net(), trainer.step(), &trainer.optimizer(),
                      extra.dump());
-  char name[32];
-  std::snprintf(name, sizeof name, "step-%08lld.ckpt", static_cast<long long>(trainer.step()));
-  const fs::path copy = dir_ / "checkpoints" / name;
+  const fs::path copy = dir_ / "checkpoints" / (StepName(trainer.step()) + ".ckpt");
   const fs::path tmp = copy.string() + ".tmp";
   fs::copy_file(latest, tmp, fs::copy_options::overwrite_existing);
   fs::rename(tmp, copy);
   last_checkpoint_ = Clock::now();
 }
 
-void Run::Evaluate(const ModelSource& models, std::int64_t step) {
+void Run::Evaluate(Trainer& trainer, ModelSource& models) {
+  const std::int64_t step = trainer.step();
+  const bool gating = config_.eval_gate > 0;
   if (config_.eval_every_checkpoints == 0 || ++checkpoints_ % config_.eval_every_checkpoints) {
+    if (!gating) models.Publish(trainer.net(), step);
     return;
   }
-  std::shared_ptr<nn::NetEvaluator> evaluator = models.Current();
-  nlohmann::json line = {{"seconds", Since(start_)}, {"step", step}};
-  std::string text = "[" + std::to_string(static_cast<long long>(Since(start_))) + "s] step " +
-                     std::to_string(step) + " scores";
-  // The search as self-play uses it, and the raw policy (one visit, no solver), which
-  // shows what the network itself has learnt.
-  for (const int visits : {config_.eval_visits, 1}) {
-    const std::string mode = visits == 1 ? "policy" : "search";
-    text += " | " + mode + ":";
-    for (Baseline b : {Baseline::kRandom, Baseline::kGreedy}) {
-      const MatchResult r = PlayBaseline(*evaluator, config_, b, config_.eval_games, visits,
-                                         config_.seed + step);
-      const std::string key = (visits == 1 ? "policy_vs_" : "vs_") + std::string(BaselineName(b));
-      line[key] = {{"score", r.Score()}, {"wins", r.wins}, {"draws", r.draws},
-                   {"losses", r.losses}};
-      char part[96];
-      std::snprintf(part, sizeof part, " %s %.0f%% (%d-%d-%d)", BaselineName(b),
-                    100 * r.Score(), r.wins, r.draws, r.losses);
-      text += part;
+  std::int64_t current_step = 0;
+  std::shared_ptr<nn::NetEvaluator> current = models.Current(&current_step);
+  const EvaluationReport report = evaluation_->Evaluate(trainer.net(), step, current, current_step);
+  if (!gating || report.gate_passed) {
+    models.Publish(trainer.net(), step);
+    if (gating) {  // self-play resumes from the model that passed the gate
+      const fs::path best = dir_ / "checkpoints" / "best.ckpt";
+      fs::copy_file(dir_ / "checkpoints" / (StepName(step) + ".ckpt"), best.string() + ".tmp",
+                    fs::copy_options::overwrite_existing);
+      fs::rename(best.string() + ".tmp", best);
     }
   }
+  nlohmann::json line = report.json;
+  line["seconds"] = Since(start_);
   std::ofstream(dir_ / "metrics.jsonl", std::ios::app) << nlohmann::json{{"eval", line}}.dump() << "\n";
+  const std::string text =
+      "[" + std::to_string(static_cast<long long>(Since(start_))) + "s] " + report.text;
   log_ << (interactive_ ? "\r" + text + "\033[K\n" : text + "\n") << std::flush;
 }
 
@@ -185,8 +183,15 @@ RunSummary Run::Execute(const std::atomic<bool>& stop) {
   ReplayBuffer buffer((dir_ / "replay").string(), window);
   if (!checkpoint.net) SaveCheckpoint(trainer, buffer);
 
+  evaluation_ = std::make_unique<CheckpointEvaluation>(config_, dir_.string());
   ModelSource models(config_.inference);
-  models.Publish(trainer.net(), trainer.step());
+  const fs::path best = dir_ / "checkpoints" / "best.ckpt";
+  if (config_.eval_gate > 0 && fs::exists(best)) {  // gating: self-play's model passed the gate
+    nn::Checkpoint gated = nn::LoadCheckpoint(best.string(), config_.net);
+    models.Publish(gated.net, gated.step);
+  } else {
+    models.Publish(trainer.net(), trainer.step());
+  }
   SelfPlayStats stats;
   std::atomic<bool> stop_selfplay{false};
   std::vector<std::thread> workers;
@@ -218,11 +223,12 @@ RunSummary Run::Execute(const std::atomic<bool>& stop) {
     } else {
       losses.Add(trainer.Step(buffer.Draw(config_.batch_size, rng_)));
       trained += config_.batch_size;
-      if (trainer.step() % config_.publish_every == 0) models.Publish(trainer.net(), trainer.step());
-      if (trainer.step() % config_.checkpoint_every == 0) {
+      const bool checkpoint = trainer.step() % config_.checkpoint_every == 0;
+      if (checkpoint) {
         SaveCheckpoint(trainer, buffer);
+        Evaluate(trainer, models);
+      } else if (trainer.step() % config_.publish_every == 0 && config_.eval_gate == 0) {
         models.Publish(trainer.net(), trainer.step());
-        Evaluate(models, trainer.step());
       }
     }
     if (Since(start_) - last_report_time_ >= (interactive_ ? 1.0 : 10.0)) {

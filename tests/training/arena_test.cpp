@@ -68,25 +68,41 @@ TEST(Arena, EveryOpeningIsPlayedTwiceWithColoursSwapped) {
   fs::remove_all(dir);
 }
 
+TEST(Arena, GauntletPlaysOnlyTheFirstPlayer) {
+  std::vector<ArenaPlayer> players = {MakeArenaPlayer("ab:1"), MakeArenaPlayer("random"),
+                                      MakeArenaPlayer("greedy")};
+  ArenaOptions options;
+  options.games = 3;  // rounded up to 4
+  options.gauntlet = true;
+  std::ostringstream log;
+  const ArenaSummary summary = RunArena(players, options, log);
+  ASSERT_EQ(summary.pairs.size(), 2u);
+  for (const PairResult& p : summary.pairs) {
+    EXPECT_EQ(p.a, 0);
+    EXPECT_EQ(p.games(), 4);
+  }
+  EXPECT_EQ(summary.games.size(), 8u);
+}
+
 TEST(Arena, OpeningsFromAFile) {
   const fs::path dir = TempDir("file");
   fs::create_directories(dir);
   const fs::path file = dir / "openings.txt";
   std::ofstream(file) << "# two openings\nf5d6\n\nf5f6e6\n";
-  auto openings = ArenaOpenings(file.string(), 8, 3, 1);
+  auto openings = ArenaOpenings(file.string(), core::Position::Standard(8), 3, 1);
   ASSERT_EQ(openings.size(), 3u);
   EXPECT_EQ(core::FormatTranscript(openings[0], 8), "f5d6");
   EXPECT_EQ(core::FormatTranscript(openings[1], 8), "f5f6e6");
   EXPECT_EQ(core::FormatTranscript(openings[2], 8), "f5d6");
   std::ofstream(file) << "f5d6\nf5a1\n";
   try {
-    ArenaOpenings(file.string(), 8, 2, 1);
+    ArenaOpenings(file.string(), core::Position::Standard(8), 2, 1);
     FAIL() << "an illegal opening was accepted";
   } catch (const core::InputError& e) {
     EXPECT_NE(std::string(e.what()).find("line 2"), std::string::npos) << e.what();
   }
-  EXPECT_THROW(ArenaOpenings("random:x", 8, 2, 1), core::InputError);
-  EXPECT_THROW(ArenaOpenings((dir / "missing").string(), 8, 2, 1), core::InputError);
+  EXPECT_THROW(ArenaOpenings("random:x", core::Position::Standard(8), 2, 1), core::InputError);
+  EXPECT_THROW(ArenaOpenings((dir / "missing").string(), core::Position::Standard(8), 2, 1), core::InputError);
   fs::remove_all(dir);
 }
 

@@ -55,8 +55,17 @@ TEST(TrainingRun, TrainsEndToEndAndResumes) {
   EXPECT_TRUE(fs::exists(fs::path(dir) / "checkpoints" / "step-00000010.ckpt"));
   EXPECT_TRUE(fs::exists(fs::path(dir) / "checkpoints" / "step-00000005.ckpt"));
   EXPECT_GE(Lines(fs::path(dir) / "metrics.jsonl"), 1);
-  EXPECT_THAT(log.str(), ::testing::HasSubstr("search: random"));
-  EXPECT_THAT(log.str(), ::testing::HasSubstr("policy: random"));
+  // Each checkpoint played random, greedy and the previous checkpoint, with ratings.
+  EXPECT_THAT(log.str(), ::testing::HasSubstr("step 10 scores | random"));
+  EXPECT_THAT(log.str(), ::testing::HasSubstr("| step-00000005 "));
+  EXPECT_THAT(log.str(), ::testing::HasSubstr("| Elo "));
+  EXPECT_TRUE(fs::exists(fs::path(dir) / "eval" / "games.ggf"));
+  {
+    std::ifstream metrics(fs::path(dir) / "metrics.jsonl");
+    std::stringstream text;
+    text << metrics.rdbuf();
+    EXPECT_THAT(text.str(), ::testing::HasSubstr("\"ratings\":{"));
+  }
   const nn::Checkpoint saved =
       nn::LoadCheckpoint((fs::path(dir) / "checkpoints" / "latest.ckpt").string());
   EXPECT_EQ(saved.step, 10);
@@ -99,6 +108,27 @@ TEST(TrainingRun, AnotherNetworkOnTheSameRunIsAClearError) {
     EXPECT_THAT(e.what(), ::testing::HasSubstr("latest.ckpt: network configuration differs: "
                                                "channels: 8 (expected 16)"));
   }
+  fs::remove_all(dir);
+}
+
+TEST(TrainingRun, GatingPlaysTheSelfPlayModel) {
+  const std::string dir = TempDir("gate");
+  std::atomic<bool> stop{false};
+  std::ostringstream log;
+  TrainingConfig config = Tiny(10);
+  config.eval_gate = 0.5;
+  config.eval_previous = 0;
+  RunTraining(config, dir, stop, log, false);
+  // The first checkpoint is gated against the step-0 model self-play started with.
+  EXPECT_THAT(log.str(), ::testing::HasSubstr("step 5 scores"));
+  EXPECT_THAT(log.str(), ::testing::HasSubstr("| step-00000000 "));
+  EXPECT_THAT(log.str(), ::testing::ContainsRegex("gate (passed|failed)"));
+  std::ifstream metrics(fs::path(dir) / "metrics.jsonl");
+  std::stringstream text;
+  text << metrics.rdbuf();
+  EXPECT_THAT(text.str(), ::testing::HasSubstr("\"gate\":{\"against\":\"step-00000000\""));
+  const bool passed = text.str().find("\"passed\":true") != std::string::npos;
+  EXPECT_EQ(fs::exists(fs::path(dir) / "checkpoints" / "best.ckpt"), passed);
   fs::remove_all(dir);
 }
 
