@@ -23,5 +23,6 @@ void RegisterTrain(CLI::App& app);
 // `arena` and `elo` (with LibTorch: they use training/).
 void RegisterArena(CLI::App& app);
 void RegisterElo(CLI::App& app);
+void RegisterExport(CLI::App& app);
 
 }  // namespace othello::cli

@@ -15,6 +15,7 @@ int main(int argc, char** argv) {
   othello::cli::RegisterTrain(app);
   othello::cli::RegisterArena(app);
   othello::cli::RegisterElo(app);
+  othello::cli::RegisterExport(app);
 #endif
   try {
     app.parse(argc, argv);

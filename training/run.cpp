@@ -74,7 +74,14 @@ void Run::SaveCheckpoint(Trainer& trainer, ReplayBuffer& buffer) {
   buffer.Flush();
   const fs::path latest = dir_ / "checkpoints" / "latest.ckpt";
   const std::uint64_t* state = rng_.state();
-  const nlohmann::json extra = {{"rng", {state[0], state[1], state[2], state[3]}}};
+  // The trainer's random state (for an exact resume) and the rules (for export).
+  const nlohmann::json extra = {
+      {"rng", {state[0], state[1], state[2], state[3]}},
+      {"rules",
+       {{"size", config_.rules.size},
+        {"start", std::string(core::StartName(config_.rules.start))},
+        {"anti", config_.rules.anti},
+        {"empties_to_winner", config_.rules.empties_to_winner}}}};
   nn::SaveCheckpoint(latest.string(), trainer.net(), trainer.step(), &trainer.optimizer(),
                      extra.dump());
   const fs::path copy = dir_ / "checkpoints" / (StepName(trainer.step()) + ".ckpt");

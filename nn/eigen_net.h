@@ -1,0 +1,54 @@
+#pragma once
+// The network's forward pass in plain C++ with Eigen, from an exported model file: play
+// needs no LibTorch. Activations are [channels, batch * squares] matrices; a 3x3
+// convolution is one matrix product with the im2col patches. Outputs are turned into
+// probabilities exactly as the LibTorch evaluator does (softmax over N*N+1 moves and
+// over win/draw/loss; tanh ownership; disc difference scaled to the board).
+//
+// EigenEvaluator puts it behind the mcts Evaluator interface, computing synchronously
+// in Submit() on the calling thread (Eigen's products use one thread each), with an
+// optional result cache.
+// Thread safety: Forward() is const and may run on many threads at once.
+#include <memory>
+#include <vector>
+
+#include "mcts/eval_cache.h"
+#include "mcts/evaluator.h"
+#include "nn/model_file.h"
+
+namespace othello::nn {
+
+class EigenNet {
+ public:
+  explicit EigenNet(const ModelFile& model);
+  ~EigenNet();
+  EigenNet(const EigenNet&) = delete;
+  EigenNet& operator=(const EigenNet&) = delete;
+
+  // Positions of any sizes (each size is run as its own batch).
+  void Forward(const std::vector<const core::Position*>& positions,
+               const std::vector<mcts::EvalOutput*>& outputs) const;
+  const NetConfig& config() const { return config_; }
+
+ private:
+  struct Layers;
+  void ForwardSameSize(const std::vector<const core::Position*>& positions,
+                       const std::vector<mcts::EvalOutput*>& outputs) const;
+
+  NetConfig config_;
+  std::unique_ptr<Layers> layers_;
+};
+
+class EigenEvaluator : public mcts::Evaluator {
+ public:
+  // `cache_entries` 0: no cache.
+  explicit EigenEvaluator(std::shared_ptr<const EigenNet> net, std::size_t cache_entries = 0);
+  void Submit(mcts::EvalBatch& batch) override;
+  void Wait(mcts::EvalBatch& batch) override { batch.WaitDone(); }
+
+ private:
+  std::shared_ptr<const EigenNet> net_;
+  std::unique_ptr<mcts::EvalCache> cache_;
+};
+
+}  // namespace othello::nn

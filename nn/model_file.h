@@ -1,0 +1,51 @@
+#pragma once
+// Exported models: one self-contained file for play, readable without LibTorch.
+//
+// Layout (little-endian): "OZMODEL\0" | u32 format version | u32 header bytes | header
+// (JSON: network configuration, rules incl. board size, training step, and for every
+// tensor its name, shape and byte offset in the data) | zero padding to a multiple of 64
+// | float32 tensor data | u32 CRC-32 (zlib's) of everything before it.
+//
+// Batch normalisation is folded into the convolutions at export, so every 3x3/1x1
+// convolution has a weight [out, in, k, k] and a bias [out]; linear layers have weight
+// [out, in] and bias [out]. scripts/ozmodel.py reads the same file into torch tensors.
+// Reading checks magic, version, sizes (truncation), checksum (corruption), the header
+// and every tensor's shape against the configuration; each failure throws
+// core::InputError naming the file and the problem.
+// Thread safety: value types and pure functions.
+#include <cstdint>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "core/rules.h"
+#include "nn/net_config.h"
+
+namespace othello::nn {
+
+inline constexpr std::uint32_t kModelFormatVersion = 1;
+
+struct ModelTensor {
+  std::vector<int> shape;
+  std::vector<float> values;
+};
+
+struct ModelFile {
+  NetConfig net;
+  core::Rules rules;            // what the model was trained for (size, scoring)
+  std::int64_t step = 0;        // training step of the checkpoint it came from
+  std::map<std::string, ModelTensor> tensors;
+};
+
+// The tensors a configuration needs, with their shapes (after BN folding).
+std::map<std::string, std::vector<int>> ModelTensorShapes(const NetConfig& net);
+
+void WriteModelFile(const std::string& path, const ModelFile& model);
+ModelFile ReadModelFile(const std::string& path);
+
+// True when the file starts with the model magic (to tell models from checkpoints).
+bool IsModelFile(const std::string& path);
+
+std::uint32_t Crc32(const void* data, std::size_t bytes, std::uint32_t crc = 0);
+
+}  // namespace othello::nn
