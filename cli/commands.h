@@ -20,6 +20,8 @@ void RegisterBench(CLI::App& app);
 // `bench nn`, a subcommand of `bench`, and `train` (builds with LibTorch only).
 void RegisterBenchNn(CLI::App& bench);
 void RegisterTrain(CLI::App& app);
+// `gtp`, `nboard` (every build: exported models run without LibTorch).
+void RegisterEngines(CLI::App& app);
 // `arena` and `elo` (with LibTorch: they use training/).
 void RegisterArena(CLI::App& app);
 void RegisterElo(CLI::App& app);

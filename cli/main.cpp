@@ -11,6 +11,7 @@ int main(int argc, char** argv) {
   othello::cli::RegisterPerft(app);
   othello::cli::RegisterSolve(app);
   othello::cli::RegisterBench(app);
+  othello::cli::RegisterEngines(app);
 #if OZ_HAVE_TORCH
   othello::cli::RegisterTrain(app);
   othello::cli::RegisterArena(app);

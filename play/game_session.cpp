@@ -1,0 +1,169 @@
+#include "play/game_session.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+
+#include "core/notation.h"
+
+namespace othello::play {
+
+std::string Strength::Describe() const {
+  char text[96];
+  if (seconds > 0) {
+    std::snprintf(text, sizeof text, "%llu playouts, %.2f s per move%s",
+                  static_cast<unsigned long long>(visits), seconds, temperature > 0 ? ", varied" : "");
+  } else {
+    std::snprintf(text, sizeof text, "%llu playouts per move%s",
+                  static_cast<unsigned long long>(visits), temperature > 0 ? ", varied" : "");
+  }
+  return text;
+}
+
+Strength StrengthForLevel(int level) {
+  static const std::uint64_t kVisits[] = {1, 1, 4, 16, 32, 64, 128, 256, 512, 1024};
+  if (level < 1 || level > 10) {
+    throw core::InputError("level " + std::to_string(level) + " is out of range (1-10)");
+  }
+  Strength s;
+  s.visits = kVisits[level - 1];
+  // The lowest levels choose among the moves the network likes, not always the best.
+  s.temperature = level == 1 ? 1.0f : level <= 3 ? 0.5f : 0.0f;
+  return s;
+}
+
+std::string FormatDiscs(double discs) {
+  char text[32];
+  std::snprintf(text, sizeof text, "%+.1f", discs);
+  return text;
+}
+
+GameSession::GameSession(mcts::Evaluator& evaluator, const core::Rules& rules, Strength strength,
+                         std::uint64_t seed)
+    : evaluator_(evaluator), game_(rules, seed), strength_(strength), seed_(seed), rng_(seed) {}
+
+std::optional<core::Error> GameSession::NewGame(const core::Rules& rules) {
+  if (auto error = core::ValidateRules(rules)) return error;
+  game_ = core::Game(rules, ++seed_);
+  redo_.clear();
+  tree_.reset();
+  return std::nullopt;
+}
+
+void GameSession::SetGame(const core::GgfRecord& record) {
+  game_ = record.ToGame();
+  redo_.clear();
+  tree_.reset();
+}
+
+std::optional<core::Error> GameSession::Play(core::Square move) {
+  if (auto error = game_.Play(move)) return error;
+  redo_.clear();
+  return std::nullopt;
+}
+
+void GameSession::PlayForcedPasses() {
+  while (game_.position().MustPass()) game_.Play(core::kPass);
+}
+
+bool GameSession::Undo() {
+  if (game_.moves().empty()) return false;
+  redo_.push_back(game_.moves().back());
+  game_.Undo();
+  // A forced pass before the move goes too: the side to move then has a move again.
+  while (!game_.moves().empty() && game_.moves().back() == core::kPass) {
+    redo_.push_back(core::kPass);
+    game_.Undo();
+  }
+  return true;
+}
+
+bool GameSession::Redo() {
+  if (redo_.empty()) return false;
+  core::Square move;
+  do {
+    move = redo_.back();
+    redo_.pop_back();
+    game_.Play(move);
+  } while (move == core::kPass && !redo_.empty());
+  return true;
+}
+
+core::Square GameSession::SampleMove(const mcts::SearchResult& result) {
+  // Weights (visits + prior * playouts)^(1/T): with few playouts, mostly the policy.
+  const double total = std::max<double>(1, result.playouts);
+  std::vector<double> weight;
+  double sum = 0;
+  for (const auto& child : result.children) {
+    weight.push_back(std::pow(child.visits + child.prior * total, 1.0 / strength_.temperature));
+    sum += weight.back();
+  }
+  double r = rng_.Uniform() * sum;
+  for (std::size_t i = 0; i < weight.size(); ++i) {
+    if ((r -= weight[i]) < 0) return result.children[i].move;
+  }
+  return result.children.back().move;
+}
+
+Analysis GameSession::Analyze(double extra_seconds) {
+  const core::Position& position = game_.position();
+  if (!tree_ || tree_->root_position() != position) {
+    tree_ = std::make_unique<mcts::Tree>(position, std::size_t{2} << 20);
+  }
+  mcts::SearchParams params;
+  params.rules = game_.rules();
+  params.leaves_per_batch = 8;
+  params.solver_empties = strength_.visits <= 1 ? 0 : 12;
+  mcts::SearchLimits limits;
+  limits.visits = strength_.visits;
+  limits.seconds = strength_.seconds;
+  if (extra_seconds > 0) {
+    limits.seconds = limits.seconds > 0 ? std::min(limits.seconds, extra_seconds) : extra_seconds;
+  }
+  if (limits.visits == 0 && limits.seconds == 0) limits.visits = 400;
+  const int ply = static_cast<int>(game_.moves().size());
+  mcts::TreeSearch search(*tree_, evaluator_, params, nullptr, seed_ * 7919 + ply);
+  const mcts::SearchResult result = mcts::RunSearch(search, evaluator_, limits, ply);
+  const double half_board = position.squares() / 2.0;
+  Analysis analysis;
+  analysis.playouts = result.playouts;
+  analysis.seconds = result.seconds;
+  analysis.pv = result.pv;
+  analysis.best.move = result.move;
+  analysis.best.win_probability = result.win + 0.5 * result.draw;
+  analysis.best.exact = result.exact;
+  analysis.best.discs = result.exact ? result.exact_score : result.q * half_board;
+  for (const auto& child : result.children) {
+    MoveEvaluation m;
+    m.move = child.move;
+    m.visits = child.visits;
+    m.win_probability = (child.q + 1) / 2;
+    m.discs = child.q * half_board;
+    if (child.move == result.move) {
+      m.exact = result.exact;
+      if (result.exact) m.discs = result.exact_score;
+      analysis.best.visits = child.visits;
+    }
+    analysis.moves.push_back(m);
+  }
+  if (strength_.temperature > 0 && !result.proven && !result.children.empty()) {
+    analysis.best.move = SampleMove(result);
+    for (const MoveEvaluation& m : analysis.moves) {
+      if (m.move == analysis.best.move) analysis.best = m;
+    }
+  }
+  std::stable_sort(analysis.moves.begin(), analysis.moves.end(),
+                   [](const MoveEvaluation& a, const MoveEvaluation& b) {
+                     return a.visits != b.visits ? a.visits > b.visits
+                                                 : a.win_probability > b.win_probability;
+                   });
+  return analysis;
+}
+
+Analysis GameSession::PlayAi(double extra_seconds) {
+  Analysis analysis = Analyze(extra_seconds);
+  Play(analysis.best.move);
+  return analysis;
+}
+
+}  // namespace othello::play

@@ -1,0 +1,92 @@
+#pragma once
+// One game with the AI, for the engines and the interactive front ends (GTP, NBoard,
+// terminal, web): the game with undo/redo, setting a whole game at once, and the AI's
+// analysis of the current position (its move, an evaluation, evaluations of every legal
+// move) from the tree search over a borrowed evaluator.
+//
+// Evaluations are from the side to move: a win probability ((Q + 1) / 2, draws half)
+// and a disc margin, exact when the endgame solver proved it, otherwise estimated from
+// Q scaled to the board (Q * squares / 2).
+// Strength: playouts and/or seconds per move; levels 1-10 for people (StrengthForLevel:
+// more playouts per level; levels 1-3 sample moves in proportion to
+// (visits + prior * playouts)^(1/T), so they mostly follow the network's policy).
+// Thread safety: one thread drives a session; the evaluator may be shared.
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "core/ggf.h"
+#include "play/search_player.h"
+
+namespace othello::play {
+
+struct Strength {
+  std::uint64_t visits = 400;  // playouts per move (0: only the time limit)
+  double seconds = 0;          // per move (0: only the playout limit)
+  float temperature = 0;       // > 0: sample moves by visits^(1/T) (weaker, varied)
+  std::string Describe() const;
+};
+// Level 1 (weakest) .. 10; throws core::InputError outside that range.
+Strength StrengthForLevel(int level);
+
+struct MoveEvaluation {
+  core::Square move = core::kPass;
+  double win_probability = 0.5;  // for the side to move
+  double discs = 0;              // margin for the side to move (exact or estimated)
+  bool exact = false;
+  std::uint32_t visits = 0;
+};
+
+struct Analysis {
+  MoveEvaluation best;                 // the move the AI plays, with the root's evaluation
+  std::vector<MoveEvaluation> moves;   // every legal move searched, most visited first
+  std::vector<core::Square> pv;
+  std::uint64_t playouts = 0;
+  double seconds = 0;
+};
+
+class GameSession {
+ public:
+  GameSession(mcts::Evaluator& evaluator, const core::Rules& rules, Strength strength,
+              std::uint64_t seed = 1);
+
+  const core::Game& game() const { return game_; }
+  const core::Rules& rules() const { return game_.rules(); }
+  const Strength& strength() const { return strength_; }
+  void set_strength(const Strength& strength) { strength_ = strength; }
+  bool can_redo() const { return !redo_.empty(); }
+
+  // A new game under `rules` (validated: an error names the problem).
+  std::optional<core::Error> NewGame(const core::Rules& rules);
+  // Replaces the game with a recorded one (its rules, start and moves).
+  void SetGame(const core::GgfRecord& record);
+  // Plays a move for the side to move (kPass only when forced); clears redo.
+  std::optional<core::Error> Play(core::Square move);
+  // Plays forced passes until the side to move has a move or the game is over.
+  void PlayForcedPasses();
+  bool Undo();  // one ply (a forced pass before it too); false at the start
+  bool Redo();
+
+  // The AI's analysis of the current position (not finished, with a legal move);
+  // `extra_seconds` > 0 caps the time (a clock's budget).
+  Analysis Analyze(double extra_seconds = 0);
+  // Analyze() and play its move.
+  Analysis PlayAi(double extra_seconds = 0);
+
+ private:
+  mcts::Evaluator& evaluator_;
+  core::Game game_;
+  Strength strength_;
+  std::vector<core::Square> redo_;
+  std::uint64_t seed_;
+  std::unique_ptr<mcts::Tree> tree_;
+  core::Rng rng_;  // the weaker levels' move sampling
+
+  core::Square SampleMove(const mcts::SearchResult& result);
+};
+
+// "f5", "pass"; "+12.0" style margins for texts.
+std::string FormatDiscs(double discs);
+
+}  // namespace othello::play

@@ -1,0 +1,155 @@
+// Scripted GTP and NBoard sessions against expected transcripts, and the game session
+// (undo/redo, levels, analysis) behind them. The uniform evaluator stands in for a
+// network; a search's move is checked for legality where the exact move is not fixed.
+#include <regex>
+#include <sstream>
+
+#include <gtest/gtest.h>
+
+#include "core/notation.h"
+#include "mcts/evaluator.h"
+#include "play/game_session.h"
+#include "play/gtp_engine.h"
+#include "play/nboard_engine.h"
+
+namespace othello::play {
+namespace {
+
+struct Step {
+  const char* command;
+  const char* reply;  // a regular expression for the whole reply
+};
+
+template <typename Engine>
+void Expect(Engine& engine, const std::vector<Step>& script) {
+  for (const Step& step : script) {
+    const std::string reply = engine.Handle(step.command);
+    EXPECT_TRUE(std::regex_match(reply, std::regex(step.reply)))
+        << "command: " << step.command << "\nreply: [" << reply << "]\nexpected: " << step.reply;
+  }
+}
+
+Strength Quick() {
+  Strength s;
+  s.visits = 32;
+  return s;
+}
+
+TEST(GtpEngine, ScriptedSession) {
+  mcts::UniformEvaluator evaluator;
+  GameSession session(evaluator, core::Rules{}, Quick());
+  GtpEngine gtp(session);
+  Expect(gtp, {
+      {"protocol_version", "= 2\n\n"},
+      {"name", "= othello-zero\n\n"},
+      {"version", "= 0\\.1\\.0\n\n"},
+      {"known_command genmove", "= true\n\n"},
+      {"known_command fly", "= false\n\n"},
+      {"list_commands", "= protocol_version\nname\n(.*\n)*quit\n\n"},
+      {"7 boardsize 6", "=7\n\n"},
+      {"boardsize 7", "\\? unacceptable size: board size 7 is not supported.*\n\n"},
+      {"boardsize 8", "=\n\n"},
+      {"clear_board", "=\n\n"},
+      {"play black f5", "=\n\n"},
+      {"play black d6", "\\? it is white's turn, not black's\n\n"},
+      {"play white a1", "\\? illegal move: move 2 \\(a1\\) is illegal for white.*\n\n"},
+      {"play white z9", "\\? illegal move: .*\n\n"},
+      {"play purple d6", "\\? 'purple' is not a colour.*\n\n"},
+      {"play white", "\\? expected: play COLOR MOVE\n\n"},
+      {"play white d6", "=\n\n"},
+      {"genmove black", "= [a-h][1-8]\n\n"},
+      {"undo", "=\n\n"},
+      {"showboard",
+       "=\n    a b c d e f g h\n(  [1-8] .*\n){8}X \\(black\\): 3  O \\(white\\): 3  black to move\n\n"},
+      {"time_settings 60 0 0", "=\n\n"},
+      {"time_left black 30 0", "=\n\n"},
+      {"time_left black soon 0", "\\? 'soon' is not a time in seconds\n\n"},
+      {"final_score", "= 0\n\n"},
+      {"frobnicate", "\\? unknown command\n\n"},
+      {"", ""},
+      {"# a comment", ""},
+      {"12 quit", "=12\n\n"},
+  });
+  EXPECT_TRUE(gtp.quit());
+}
+
+TEST(GtpEngine, PassesAndTheEndOfTheGame) {
+  mcts::UniformEvaluator evaluator;
+  // Black to move has none; white has b1 (flanking c1-g1 against h1), the last square.
+  auto pos = core::ParseBoardString(std::string("O-XXXXXO") + std::string(56, 'X') + " X");
+  ASSERT_TRUE(pos.ok()) << pos.error();
+  core::GgfRecord record;
+  record.start = *pos;
+  for (const bool explicit_pass : {true, false}) {
+    GameSession session(evaluator, core::Rules{}, Quick());
+    session.SetGame(record);
+    GtpEngine gtp(session);
+    if (explicit_pass) Expect(gtp, {{"play black pass", "=\n\n"}});
+    Expect(gtp, {
+        {"play black b1", "\\? (illegal move: .*|it is white.s turn, not black.s)\n\n"},
+        {"genmove white", "= b1\n\n"},  // black's forced pass is played first if needed
+        {"genmove black", "= pass\n\n"},  // the game is over
+        {"final_score", "= B\\+48\n\n"},
+    });
+  }
+}
+
+TEST(NBoardEngine, ScriptedSession) {
+  mcts::UniformEvaluator evaluator;
+  GameSession session(evaluator, core::Rules{}, Quick());
+  NBoardEngine nboard(session);
+  const std::string game =
+      "set game (;GM[Othello]PC[NBoard]DT[2014-02-21 20:52:27 GMT]PB[a]PW[b]RE[?]TI[15:00]"
+      "TY[8]BO[8 ---------------------------O*------*O--------------------------- *]"
+      "B[F5]W[F6]B[D3]W[C5];)";
+  Expect(nboard, {
+      {"nboard 2", "set myname othello-zero\n"},
+      {"set depth 1", ""},
+      {game.c_str(), ""},
+      {"set contempt 0", ""},
+      {"ping 7", "pong 7\n"},
+      {"go", "status othello-zero is thinking\n=== [A-H][1-8]/-?[0-9]+\\.[0-9]{2}/[0-9]+\\.[0-9]\n"
+             "status othello-zero is waiting\n"},
+      {"hint 3", "status othello-zero is thinking\n(search [A-H][1-8] -?[0-9.]+ 0 [0-9]+\n){3}status\n"},
+      {"move e6/0.50/1.2", ""},
+      {"move a1", "status error: move: move 6 \\(a1\\) is illegal for white: .*\n"},
+      {"move", "status error: expected: move MOVE.*\n"},
+      {"set depth 99", "status error: depth '99' is not a number from 1 to 60\n"},
+      {"set game (;GM[Othello]BO[8 zz];)", "status error: set game: GGF BO\\[\\]: .*\n"},
+      {"set", "status error: 'set' needs what to set.*\n"},
+      {"bogus", "status error: unknown command 'bogus'\n"},
+      {"learn", ""},
+      {"ping 8", "pong 8\n"},
+  });
+  // The game after "set game" and "move e6": f5 f6 d3 c5 e6, white to move.
+  EXPECT_EQ(core::FormatTranscript(session.game().moves(), 8), "f5f6d3c5e6");
+}
+
+TEST(GameSession, UndoRedoAndLevels) {
+  mcts::UniformEvaluator evaluator;
+  GameSession session(evaluator, core::Rules{}, StrengthForLevel(1), 3);
+  ASSERT_FALSE(session.Play(*core::ParseSquare("f5", 8)));
+  const Analysis analysis = session.PlayAi();
+  EXPECT_TRUE(core::Position::Standard(8).Play(*core::ParseSquare("f5", 8)).IsLegal(analysis.best.move));
+  EXPECT_EQ(session.game().moves().size(), 2u);
+  EXPECT_TRUE(session.Undo());
+  EXPECT_TRUE(session.can_redo());
+  EXPECT_TRUE(session.Redo());
+  EXPECT_EQ(session.game().moves().size(), 2u);
+  EXPECT_TRUE(session.Undo() && session.Undo());
+  EXPECT_FALSE(session.Undo());
+  ASSERT_FALSE(session.Play(*core::ParseSquare("d3", 8)));
+  EXPECT_FALSE(session.can_redo());  // a new move clears redo
+  EXPECT_THROW(StrengthForLevel(0), core::InputError);
+  EXPECT_THROW(StrengthForLevel(11), core::InputError);
+  EXPECT_LT(StrengthForLevel(2).visits, StrengthForLevel(9).visits);
+  // Analysis: every legal move is evaluated, the best first.
+  session.set_strength(Quick());
+  const Analysis a = session.Analyze();
+  EXPECT_EQ(a.moves.size(), static_cast<std::size_t>(core::PopCount(session.game().position().LegalMoves())));
+  EXPECT_GE(a.moves.front().visits, a.moves.back().visits);
+  EXPECT_GT(a.playouts, 0u);
+}
+
+}  // namespace
+}  // namespace othello::play
