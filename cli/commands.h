@@ -22,6 +22,7 @@ void RegisterBenchNn(CLI::App& bench);
 void RegisterTrain(CLI::App& app);
 // `gtp`, `nboard` (every build: exported models run without LibTorch).
 void RegisterEngines(CLI::App& app);
+void RegisterPlay(CLI::App& app);
 // `arena` and `elo` (with LibTorch: they use training/).
 void RegisterArena(CLI::App& app);
 void RegisterElo(CLI::App& app);

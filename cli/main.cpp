@@ -12,6 +12,7 @@ int main(int argc, char** argv) {
   othello::cli::RegisterSolve(app);
   othello::cli::RegisterBench(app);
   othello::cli::RegisterEngines(app);
+  othello::cli::RegisterPlay(app);
 #if OZ_HAVE_TORCH
   othello::cli::RegisterTrain(app);
   othello::cli::RegisterArena(app);

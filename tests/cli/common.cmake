@@ -1,6 +1,7 @@
 # Helpers for the end-to-end CLI checks (cmake -P scripts with EXE set).
 function(run_ok expect_regex)
-  execute_process(COMMAND ${EXE} ${ARGN} OUTPUT_VARIABLE out ERROR_VARIABLE err RESULT_VARIABLE rc)
+  execute_process(COMMAND ${EXE} ${ARGN} INPUT_FILE /dev/null OUTPUT_VARIABLE out ERROR_VARIABLE err
+                  RESULT_VARIABLE rc)
   if(NOT rc EQUAL 0)
     message(FATAL_ERROR "othello-zero ${ARGN} failed (${rc}): ${err}")
   endif()
@@ -10,7 +11,8 @@ function(run_ok expect_regex)
 endfunction()
 
 function(run_fails expect_regex)
-  execute_process(COMMAND ${EXE} ${ARGN} OUTPUT_VARIABLE out ERROR_VARIABLE err RESULT_VARIABLE rc)
+  execute_process(COMMAND ${EXE} ${ARGN} INPUT_FILE /dev/null OUTPUT_VARIABLE out ERROR_VARIABLE err
+                  RESULT_VARIABLE rc)
   if(rc EQUAL 0)
     message(FATAL_ERROR "othello-zero ${ARGN} should have failed:\n${out}")
   endif()

@@ -1,0 +1,27 @@
+# End-to-end: `othello-zero play` in the terminal, scripted through standard input.
+include(${CMAKE_CURRENT_LIST_DIR}/common.cmake)
+
+file(WRITE ${WORK}/play_input.txt "help\nhint\nz9\na1\nf5\nundo\nf5\nquit\n")
+execute_process(COMMAND ${EXE} play --model ${MODEL} --visits 8
+                INPUT_FILE ${WORK}/play_input.txt OUTPUT_VARIABLE out ERROR_VARIABLE err
+                RESULT_VARIABLE rc)
+if(NOT rc EQUAL 0)
+  message(FATAL_ERROR "play failed (${rc}): ${err}")
+endif()
+foreach(expected "You play black" "commands: a move" "  c4  win [0-9]+%  discs [-+][0-9.]+"
+                 "error: bad square 'z9'" "error: move 1 \\(a1\\) is illegal for black"
+                 "AI plays [a-h][1-8]" "undone" "transcript: f5[a-h][1-8]\n")
+  if(NOT out MATCHES "${expected}")
+    message(FATAL_ERROR "play: output does not match '${expected}':\n${out}")
+  endif()
+endforeach()
+
+# As white on 6x6 the AI opens; the end of the input ends the game politely.
+file(WRITE ${WORK}/play_input2.txt "")
+execute_process(COMMAND ${EXE} play --model ${MODEL} --color white --size 6 --level 3
+                INPUT_FILE ${WORK}/play_input2.txt OUTPUT_VARIABLE out RESULT_VARIABLE rc)
+if(NOT rc EQUAL 0 OR NOT out MATCHES "AI plays [a-f][1-6].*transcript: [a-f][1-6]\n")
+  message(FATAL_ERROR "play as white on 6x6 (${rc}):\n${out}")
+endif()
+run_fails("--color must be black or white" play --model ${MODEL} --color green)
+run_fails("board size 7 is not supported" play --model ${MODEL} --size 7)
