@@ -23,6 +23,7 @@ void RegisterTrain(CLI::App& app);
 // `gtp`, `nboard` (every build: exported models run without LibTorch).
 void RegisterEngines(CLI::App& app);
 void RegisterPlay(CLI::App& app);
+void RegisterServe(CLI::App& app);
 // `arena` and `elo` (with LibTorch: they use training/).
 void RegisterArena(CLI::App& app);
 void RegisterElo(CLI::App& app);

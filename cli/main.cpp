@@ -13,6 +13,7 @@ int main(int argc, char** argv) {
   othello::cli::RegisterBench(app);
   othello::cli::RegisterEngines(app);
   othello::cli::RegisterPlay(app);
+  othello::cli::RegisterServe(app);
 #if OZ_HAVE_TORCH
   othello::cli::RegisterTrain(app);
   othello::cli::RegisterArena(app);

@@ -6,7 +6,13 @@ OZ_PACKAGES=(
   libgtest-dev libgmock-dev libbenchmark-dev
   libcli11-dev nlohmann-json3-dev libyaml-cpp-dev libeigen3-dev
   libtorch-dev libopenblas0
+  libcpp-httplib-dev
   grhino python3-matplotlib
+)
+# Only the test suite needs these: the browser test of the web page, and the check that
+# exported models read into Python's torch.
+OZ_TEST_PACKAGES=(
+  chromium chromium-driver python3-selenium python3-torch
 )
 
 oz_missing_packages() {

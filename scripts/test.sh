@@ -16,7 +16,7 @@ for arg in "$@"; do
   esac
 done
 
-oz_install_packages "${OZ_PACKAGES[@]}"
+oz_install_packages "${OZ_PACKAGES[@]}" "${OZ_TEST_PACKAGES[@]}"
 
 build_dir=${BUILD_DIR:-build}
 jobs=$(nproc)

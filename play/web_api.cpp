@@ -1,0 +1,196 @@
+#include "play/web_api.h"
+
+#include <algorithm>
+#include <cstdio>
+
+#include <nlohmann/json.hpp>
+
+#include "core/notation.h"
+#include "core/rules.h"
+
+namespace othello::play {
+
+namespace {
+
+using nlohmann::json;
+
+struct BadRequest {
+  std::string message;
+};
+
+json ParseBody(const std::string& body) {
+  if (body.find_first_not_of(" \t\r\n") == std::string::npos) return json::object();
+  try {
+    json j = json::parse(body);
+    if (!j.is_object()) throw BadRequest{"the request body must be a JSON object"};
+    return j;
+  } catch (const json::parse_error& e) {
+    throw BadRequest{std::string("malformed JSON: ") + e.what()};
+  }
+}
+
+template <typename T>
+T Field(const json& j, const char* key, T fallback) {
+  if (!j.contains(key)) return fallback;
+  try {
+    return j.at(key).get<T>();
+  } catch (const json::exception&) {
+    throw BadRequest{std::string("field '") + key + "' has the wrong type"};
+  }
+}
+
+HttpReply Error(int status, const std::string& message) {
+  return {status, "application/json", json{{"error", message}}.dump()};
+}
+
+}  // namespace
+
+WebApi::WebApi(mcts::Evaluator& evaluator, const core::Rules& rules, int level, std::uint64_t seed)
+    : session_(evaluator, rules, StrengthForLevel(level), seed), level_(level) {}
+
+void WebApi::AiTurns() {
+  for (;;) {
+    const core::Position& pos = session_.game().position();
+    if (pos.IsGameOver()) return;
+    if (pos.MustPass()) {
+      pass_note_ = std::string(core::ColorName(pos.side_to_move())) + " has no move and passes";
+      session_.Play(core::kPass);
+      continue;
+    }
+    if (pos.side_to_move() == human_) return;
+    const Analysis a = session_.PlayAi();
+    char note[160];
+    std::snprintf(note, sizeof note, "AI played %s: win %.0f%%, discs %s%s",
+                  core::SquareName(a.best.move, pos.size()).c_str(), 100 * a.best.win_probability,
+                  FormatDiscs(a.best.discs).c_str(), a.best.exact ? " (exact)" : "");
+    ai_note_ = note;
+  }
+}
+
+std::string WebApi::State() const {
+  const core::Game& game = session_.game();
+  const core::Position& pos = game.position();
+  const int size = pos.size();
+  std::string board;
+  for (int sq = 0; sq < pos.squares(); ++sq) {
+    const core::Bitboard bit = core::Bit(sq);
+    board += pos.discs(core::Color::kBlack) & bit ? 'X' : pos.discs(core::Color::kWhite) & bit ? 'O' : '-';
+  }
+  json legal = json::array();
+  if (!pos.IsGameOver() && pos.side_to_move() == human_) {
+    core::ForEachSquare(pos.LegalMoves(), [&](core::Square sq) { legal.push_back(core::SquareName(sq, size)); });
+  }
+  json moves = json::array();
+  for (core::Square m : game.moves()) moves.push_back(core::SquareName(m, size));
+  json last = nullptr;
+  for (auto it = game.moves().rbegin(); it != game.moves().rend(); ++it) {
+    if (*it != core::kPass) {
+      last = core::SquareName(*it, size);
+      break;
+    }
+  }
+  json state = {{"size", size},
+                {"board", board},
+                {"to_move", pos.IsGameOver() ? json(nullptr) : json(core::ColorName(pos.side_to_move()))},
+                {"human", core::ColorName(human_)},
+                {"legal", legal},
+                {"moves", moves},
+                {"last_move", last},
+                {"black", pos.DiscCount(core::Color::kBlack)},
+                {"white", pos.DiscCount(core::Color::kWhite)},
+                {"over", pos.IsGameOver()},
+                {"transcript", core::FormatTranscript(game.moves(), size)},
+                {"can_undo", !game.moves().empty()},
+                {"can_redo", session_.can_redo()},
+                {"level", level_},
+                {"start", core::StartName(session_.rules().start)},
+                {"ai", ai_note_},
+                {"pass", pass_note_}};
+  if (pos.IsGameOver()) {
+    const int margin = game.Result().MarginFor(human_);
+    state["result"] = margin > 0 ? "You win by " + std::to_string(margin)
+                      : margin < 0 ? "The AI wins by " + std::to_string(-margin) : std::string("Draw");
+  }
+  return state.dump();
+}
+
+HttpReply WebApi::Handle(const std::string& method, const std::string& path, const std::string& body) {
+  if (path == "/" || path == "/index.html") {
+    if (method != "GET") return Error(405, "use GET for " + path);
+    return {200, "text/html; charset=utf-8", WebPageHtml()};
+  }
+  static const char* const kPost[] = {"/api/new", "/api/move", "/api/hints", "/api/undo", "/api/redo"};
+  const bool is_post = std::find(std::begin(kPost), std::end(kPost), path) != std::end(kPost);
+  if (path != "/api/state" && !is_post) return Error(404, "no such page: " + path);
+  if (method != (is_post ? "POST" : "GET")) {
+    return Error(405, std::string("use ") + (is_post ? "POST" : "GET") + " for " + path);
+  }
+  std::lock_guard<std::mutex> lock(mutex_);
+  try {
+    const json request = ParseBody(body);
+    if (path == "/api/new") {
+      core::Rules rules = session_.rules();
+      rules.size = Field<int>(request, "size", rules.size);
+      auto start = core::ParseStartKind(Field<std::string>(request, "start", "standard"));
+      if (!start) throw BadRequest{"start: " + start.error()};
+      rules.start = *start;
+      rules.random_moves = 8;
+      rules.handicap = rules.start == core::StartKind::kHandicap ? 1 : 0;
+      const std::string color = Field<std::string>(request, "color", "black");
+      if (color != "black" && color != "white") throw BadRequest{"color must be black or white"};
+      const int level = Field<int>(request, "level", level_);
+      if (level < 1 || level > 10) throw BadRequest{"level must be 1 to 10"};
+      if (auto error = session_.NewGame(rules)) throw BadRequest{error->message};
+      human_ = color == "black" ? core::Color::kBlack : core::Color::kWhite;
+      level_ = level;
+      session_.set_strength(StrengthForLevel(level));
+      ai_note_.clear();
+      pass_note_.clear();
+      AiTurns();
+    } else if (path == "/api/move") {
+      if (!request.contains("move")) throw BadRequest{"field 'move' is missing"};
+      const std::string text = Field<std::string>(request, "move", "");
+      const core::Position& pos = session_.game().position();
+      if (pos.IsGameOver()) throw BadRequest{"the game is over"};
+      if (pos.side_to_move() != human_) throw BadRequest{"it is not your turn"};
+      auto move = core::ParseSquare(text, pos.size());
+      if (!move) throw BadRequest{move.error()};
+      if (auto error = session_.Play(*move)) throw BadRequest{error->message};
+      pass_note_.clear();
+      AiTurns();
+    } else if (path == "/api/hints") {
+      const core::Position& pos = session_.game().position();
+      if (pos.IsGameOver() || pos.side_to_move() != human_) throw BadRequest{"it is not your turn"};
+      const Strength saved = session_.strength();
+      Strength hint = saved;
+      hint.visits = std::max<std::uint64_t>(hint.visits, 200);
+      hint.temperature = 0;
+      session_.set_strength(hint);
+      const Analysis a = session_.Analyze();
+      session_.set_strength(saved);
+      json hints = json::array();
+      for (const MoveEvaluation& m : a.moves) {
+        hints.push_back({{"move", core::SquareName(m.move, pos.size())}, {"win", m.win_probability},
+                         {"discs", m.discs}, {"exact", m.exact}, {"visits", m.visits}});
+      }
+      return {200, "application/json", json{{"hints", hints}}.dump()};
+    } else if (path == "/api/undo") {
+      if (!session_.Undo()) throw BadRequest{"nothing to undo"};
+      while (session_.game().position().side_to_move() != human_ && session_.Undo()) {
+      }
+      ai_note_.clear();
+      pass_note_.clear();
+      AiTurns();  // when the person's earlier turn is not reachable (the AI opened)
+    } else if (path == "/api/redo") {
+      if (!session_.Redo()) throw BadRequest{"nothing to redo"};
+      while (session_.game().position().side_to_move() != human_ && !session_.game().IsOver() &&
+             session_.Redo()) {
+      }
+    }
+    return {200, "application/json", State()};
+  } catch (const BadRequest& e) {
+    return Error(400, e.message);
+  }
+}
+
+}  // namespace othello::play

@@ -1,0 +1,26 @@
+#pragma once
+// The HTTP server of `othello-zero serve` (cpp-httplib): the page and the API of
+// web_api.h on a local address. Requests are limited to 64 KiB; a malformed request
+// gets an error reply and the server keeps running.
+// Thread safety: Run() blocks until Stop() is called from another thread (or a signal).
+#include <memory>
+#include <string>
+
+#include "play/web_api.h"
+
+namespace othello::play {
+
+class WebServer {
+ public:
+  explicit WebServer(WebApi& api);
+  ~WebServer();
+  // Serves on host:port until Stop(); throws core::InputError when it cannot listen.
+  void Run(const std::string& host, int port);
+  void Stop();
+
+ private:
+  struct Impl;
+  std::unique_ptr<Impl> impl_;
+};
+
+}  // namespace othello::play
