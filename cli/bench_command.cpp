@@ -70,6 +70,7 @@ void RegisterBench(CLI::App& app) {
       ->check(CLI::Range(1000, 1 << 30))
       ->capture_default_str();
   search->callback([opt] { RunBenchSearch(*opt); });
+  RegisterBenchModel(*bench);
 #if OZ_HAVE_TORCH
   RegisterBenchNn(*bench);
 #endif
