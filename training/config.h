@@ -60,8 +60,9 @@ struct TrainingConfig {
 
   // eval.*: after checkpoints, the new model (a search of `eval_visits` playouts) plays
   // `eval_games` games against each fixed opponent (player specs, see
-  // training/player_spec.h) and against the last `eval_previous` checkpoints; the games
-  // go to RUN/eval/games.ggf and the Elo ratings fitted to all of them to metrics.jsonl.
+  // training/player_spec.h) and against the last `eval_previous` evaluated checkpoints;
+  // the games go to RUN/eval/games.ggf and the Elo ratings fitted to all of them to
+  // metrics.jsonl.
   // With eval_gate > 0, self-play only takes a new model that scores at least that
   // against the model self-play uses now (AlphaGo Zero's gating).
   int eval_every_checkpoints = 1;  // 0: never

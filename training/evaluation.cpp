@@ -50,9 +50,12 @@ std::string StepName(std::int64_t step) {
 
 namespace {
 
-// Earlier checkpoints of the run (step-N.ckpt with N < step), the latest `count`.
+// Earlier evaluated checkpoints of the run (step-N.ckpt with N < step and N a multiple
+// of `every`, the steps evaluations happen at), the latest `count`: the chain of games
+// between successive evaluated models connects the ratings over the whole run.
 std::vector<std::pair<std::int64_t, fs::path>> EarlierCheckpoints(const fs::path& dir,
-                                                                  std::int64_t step, int count) {
+                                                                  std::int64_t step, int count,
+                                                                  std::int64_t every) {
   std::vector<std::pair<std::int64_t, fs::path>> found;
   if (!fs::is_directory(dir)) return found;
   for (const auto& entry : fs::directory_iterator(dir)) {
@@ -60,7 +63,7 @@ std::vector<std::pair<std::int64_t, fs::path>> EarlierCheckpoints(const fs::path
     long long n = -1;
     char tail[8] = {0};
     if (std::sscanf(name.c_str(), "step-%lld.%7s", &n, tail) == 2 && std::string(tail) == "ckpt" &&
-        n < step) {
+        n < step && n % every == 0) {
       found.emplace_back(n, entry.path());
     }
   }
@@ -95,7 +98,9 @@ EvaluationReport CheckpointEvaluation::Evaluate(nn::OthelloNet& candidate, std::
   const bool gating = config_.eval_gate > 0;
   bool current_included = false;
   for (const auto& [earlier, path] :
-       EarlierCheckpoints(fs::path(run_dir_) / "checkpoints", step, config_.eval_previous)) {
+       EarlierCheckpoints(fs::path(run_dir_) / "checkpoints", step, config_.eval_previous,
+                          std::int64_t{config_.checkpoint_every} *
+                              std::max(1, config_.eval_every_checkpoints))) {
     nn::Checkpoint checkpoint = nn::LoadCheckpoint(path.string(), config_.net);
     players.push_back(SearchArenaPlayer(
         StepName(earlier), std::make_shared<nn::NetEvaluator>(checkpoint.net, inference), search));

@@ -46,14 +46,19 @@ std::vector<core::Position> RandomPositions(int size, int count, int seed) {
   return out;
 }
 
+NetConfig Tiny(int blocks, int channels) {
+  NetConfig config;
+  config.blocks = blocks;
+  config.channels = channels;
+  config.head_channels = channels / 2;
+  config.value_hidden = channels;
+  return config;
+}
+
 fs::path Temp(const std::string& name) { return fs::temp_directory_path() / ("oz_model_" + name); }
 
 TEST(ModelFile, EigenMatchesLibTorchOnRandomPositions) {
-  NetConfig config;
-  config.blocks = 3;
-  config.channels = 16;
-  config.head_channels = 8;
-  config.value_hidden = 16;
+  const NetConfig config = Tiny(3, 16);
   OthelloNet net = RandomNet(config, 3);
   const fs::path path = Temp("match.ozm");
   WriteModelFile(path.string(), ExportModel(net, core::Rules{}, 42));
@@ -89,11 +94,7 @@ TEST(ModelFile, EigenMatchesLibTorchOnRandomPositions) {
 }
 
 TEST(ModelFile, EigenEvaluatorServesTheSearchWithACache) {
-  NetConfig config;
-  config.blocks = 1;
-  config.channels = 8;
-  config.head_channels = 4;
-  config.value_hidden = 8;
+  const NetConfig config = Tiny(1, 8);
   OthelloNet net = RandomNet(config, 5);
   auto eigen = std::make_shared<EigenNet>(ExportModel(net, core::Rules{}, 0));
   EigenEvaluator evaluator(eigen, 1024);
@@ -106,11 +107,7 @@ TEST(ModelFile, EigenEvaluatorServesTheSearchWithACache) {
 }
 
 TEST(ModelFile, DamagedFilesGiveClearErrors) {
-  NetConfig config;
-  config.blocks = 1;
-  config.channels = 8;
-  config.head_channels = 4;
-  config.value_hidden = 8;
+  const NetConfig config = Tiny(1, 8);
   OthelloNet net = RandomNet(config, 7);
   const fs::path path = Temp("damaged.ozm");
   WriteModelFile(path.string(), ExportModel(net, core::Rules{}, 0));
@@ -148,11 +145,7 @@ TEST(ModelFile, DamagedFilesGiveClearErrors) {
 // Writes FIXTURE/model.ozm and the C++ outputs for some positions, for the Python
 // reader's test (tests/nn/ozmodel_test.py).
 TEST(ModelFile, WritesThePythonFixture) {
-  NetConfig config;
-  config.blocks = 2;
-  config.channels = 8;
-  config.head_channels = 4;
-  config.value_hidden = 8;
+  const NetConfig config = Tiny(2, 8);
   OthelloNet net = RandomNet(config, 11);
   const fs::path dir = OZ_PY_FIXTURE_DIR;
   fs::create_directories(dir);
