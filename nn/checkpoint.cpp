@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "core/error.h"
+#include "nn/binary_io.h"
 
 namespace othello::nn {
 namespace {
@@ -30,17 +31,6 @@ std::uint64_t Fnv1a(const char* data, std::size_t size, std::uint64_t h) {
 std::uint64_t Checksum(const std::string& file, std::size_t header) {
   std::uint64_t h = Fnv1a(file.data(), header - 8, 0xcbf29ce484222325ULL);
   return Fnv1a(file.data() + header, file.size() - header, h);
-}
-
-template <typename T>
-void Put(std::string& out, T value) {
-  out.append(reinterpret_cast<const char*>(&value), sizeof value);
-}
-template <typename T>
-T Get(const std::string& in, std::size_t offset) {
-  T value;
-  std::memcpy(&value, in.data() + offset, sizeof value);
-  return value;
 }
 
 [[noreturn]] void Fail(const std::string& path, const std::string& what) {

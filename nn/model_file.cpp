@@ -9,6 +9,7 @@
 #include <nlohmann/json.hpp>
 
 #include "core/error.h"
+#include "nn/binary_io.h"
 
 namespace othello::nn {
 
@@ -36,18 +37,6 @@ void AddLinear(std::map<std::string, std::vector<int>>& shapes, const std::strin
                int out) {
   shapes[name + ".weight"] = {out, in};
   shapes[name + ".bias"] = {out};
-}
-
-template <typename T>
-void Put(std::string& out, T value) {
-  out.append(reinterpret_cast<const char*>(&value), sizeof value);
-}
-
-template <typename T>
-T Get(const std::string& data, std::size_t offset) {
-  T value;
-  std::memcpy(&value, data.data() + offset, sizeof value);
-  return value;
 }
 
 }  // namespace

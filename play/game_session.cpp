@@ -46,14 +46,14 @@ std::optional<core::Error> GameSession::NewGame(const core::Rules& rules) {
   if (auto error = core::ValidateRules(rules)) return error;
   game_ = core::Game(rules, ++seed_);
   redo_.clear();
-  tree_.reset();
+  tree_.Reset();
   return std::nullopt;
 }
 
 void GameSession::SetGame(const core::GgfRecord& record) {
   game_ = record.ToGame();
   redo_.clear();
-  tree_.reset();
+  tree_.Reset();
 }
 
 std::optional<core::Error> GameSession::Play(core::Square move) {
@@ -107,9 +107,7 @@ core::Square GameSession::SampleMove(const mcts::SearchResult& result) {
 
 Analysis GameSession::Analyze(double extra_seconds) {
   const core::Position& position = game_.position();
-  if (!tree_ || tree_->root_position() != position) {
-    tree_ = std::make_unique<mcts::Tree>(position, std::size_t{2} << 20);
-  }
+  mcts::Tree& tree = tree_.Sync(game_, std::size_t{2} << 20);
   mcts::SearchParams params;
   params.rules = game_.rules();
   params.leaves_per_batch = 8;
@@ -122,7 +120,7 @@ Analysis GameSession::Analyze(double extra_seconds) {
   }
   if (limits.visits == 0 && limits.seconds == 0) limits.visits = 400;
   const int ply = static_cast<int>(game_.moves().size());
-  mcts::TreeSearch search(*tree_, evaluator_, params, nullptr, seed_ * 7919 + ply);
+  mcts::TreeSearch search(tree, evaluator_, params, nullptr, seed_ * 7919 + ply);
   const mcts::SearchResult result = mcts::RunSearch(search, evaluator_, limits, ply);
   const double half_board = position.squares() / 2.0;
   Analysis analysis;

@@ -80,7 +80,7 @@ class GameSession {
   Strength strength_;
   std::vector<core::Square> redo_;
   std::uint64_t seed_;
-  std::unique_ptr<mcts::Tree> tree_;
+  GameTree tree_;  // follows the game, so a move's search builds on the last one
   core::Rng rng_;  // the weaker levels' move sampling
 
   core::Square SampleMove(const mcts::SearchResult& result);

@@ -98,10 +98,8 @@ std::string GtpEngine::Execute(const std::string& command, const std::vector<std
   if (command == "genmove") {
     Need(args, 1, "genmove COLOR");
     const core::Color color = ParseColor(args[0]);
-    const core::Position& pos = session_.game().position();
-    if (pos.IsGameOver()) return "pass";
-    if (pos.side_to_move() != color && pos.MustPass()) session_.Play(core::kPass);
-    ReadyFor(color);
+    if (session_.game().IsOver()) return "pass";
+    ReadyFor(color);  // plays the other side's forced pass if needed
     if (session_.game().position().MustPass()) {
       session_.Play(core::kPass);
       return "pass";

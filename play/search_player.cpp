@@ -4,6 +4,17 @@
 
 namespace othello::play {
 
+mcts::Tree& GameTree::Sync(const core::Game& game, std::size_t capacity) {
+  if (!tree_ || synced_ > game.moves().size() ||
+      tree_->root_position() != game.position_at(synced_)) {
+    tree_ = std::make_unique<mcts::Tree>(game.position(), capacity);
+  } else {
+    for (; synced_ < game.moves().size(); ++synced_) tree_->Advance(game.moves()[synced_]);
+  }
+  synced_ = game.moves().size();
+  return *tree_;
+}
+
 SearchPlayer::SearchPlayer(mcts::Evaluator& evaluator, SearchPlayerOptions options)
     : evaluator_(evaluator), options_(std::move(options)) {
   if (options_.tree_nodes == 0) {
@@ -17,22 +28,11 @@ SearchPlayer::~SearchPlayer() = default;
 
 void SearchPlayer::NewGame(const core::Game& game, const std::optional<TimeControl>&) {
   options_.params.rules = game.rules();
-  tree_.reset();
-  synced_ = 0;
-}
-
-void SearchPlayer::SyncTree(const core::Game& game) {
-  if (!tree_ || synced_ > game.moves().size() ||
-      tree_->root_position() != game.position_at(synced_)) {
-    tree_ = std::make_unique<mcts::Tree>(game.position(), options_.tree_nodes);
-  } else {
-    for (; synced_ < game.moves().size(); ++synced_) tree_->Advance(game.moves()[synced_]);
-  }
-  synced_ = game.moves().size();
+  tree_.Reset();
 }
 
 PlayedMove SearchPlayer::GenMove(const core::Game& game, const MoveClock& clock) {
-  SyncTree(game);
+  mcts::Tree& tree = tree_.Sync(game, options_.tree_nodes);
   mcts::SearchLimits limits;
   limits.visits = options_.visits;
   limits.seconds = options_.seconds_per_move;
@@ -41,7 +41,7 @@ PlayedMove SearchPlayer::GenMove(const core::Game& game, const MoveClock& clock)
     limits.seconds = limits.seconds > 0 ? std::min(limits.seconds, budget) : budget;
   }
   const int ply = static_cast<int>(game.moves().size());
-  mcts::TreeSearch search(*tree_, evaluator_, options_.params, nullptr, options_.seed + ply);
+  mcts::TreeSearch search(tree, evaluator_, options_.params, nullptr, options_.seed + ply);
   last_ = mcts::RunSearch(search, evaluator_, limits, ply);
   PlayedMove move{last_.move, std::nullopt};
   if (last_.exact) move.eval = last_.exact_score;

@@ -12,6 +12,19 @@
 
 namespace othello::play {
 
+// A search tree that follows a game: Sync() advances it through the plies played since
+// the last call, keeping the searched subtree, and starts a new tree of `capacity` nodes
+// when there is none or the game went elsewhere (undo, another game).
+class GameTree {
+ public:
+  mcts::Tree& Sync(const core::Game& game, std::size_t capacity);
+  void Reset() { tree_.reset(); }
+
+ private:
+  std::unique_ptr<mcts::Tree> tree_;
+  std::size_t synced_ = 0;  // plies of the game the tree's root has seen
+};
+
 struct SearchPlayerOptions {
   std::string name = "mcts";
   mcts::SearchParams params;        // the game's rules replace params.rules
@@ -33,12 +46,9 @@ class SearchPlayer : public Player {
   const mcts::SearchResult& last_result() const { return last_; }
 
  private:
-  void SyncTree(const core::Game& game);
-
   mcts::Evaluator& evaluator_;
   SearchPlayerOptions options_;
-  std::unique_ptr<mcts::Tree> tree_;
-  std::size_t synced_ = 0;  // plies of the game the tree's root has seen
+  GameTree tree_;
   mcts::SearchResult last_;
 };
 

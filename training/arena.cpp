@@ -22,7 +22,8 @@ double PairResult::ScoreCi95() const {
   const int n = games();
   if (n < 2) return 0.5;
   const double mean = Score();
-  const double variance = std::max(0.0, (score_sq_sum - n * mean * mean) / (n - 1));
+  const double squares = wins + 0.25 * draws;  // the sum of the squared game scores
+  const double variance = std::max(0.0, (squares - n * mean * mean) / (n - 1));
   return 1.96 * std::sqrt(variance / n);
 }
 
@@ -156,8 +157,6 @@ ArenaSummary RunArena(const std::vector<ArenaPlayer>& players, const ArenaOption
         std::lock_guard<std::mutex> lock(mutex);
         const int margin_a = job.swapped ? -game.black_margin : game.black_margin;
         (margin_a > 0 ? pair.wins : margin_a < 0 ? pair.losses : pair.draws)++;
-        const double score = margin_a > 0 ? 1 : margin_a < 0 ? 0 : 0.5;
-        pair.score_sq_sum += score * score;
         pair.margin_sum += margin_a;
         if (game.end != play::GameEnd::kNormal) {
           const bool a_lost = margin_a < 0;

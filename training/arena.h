@@ -45,7 +45,6 @@ struct PairResult {
   int a = 0, b = 0;                   // indices into ArenaSummary::players
   int wins = 0, draws = 0, losses = 0;
   double margin_sum = 0;              // a's disc margins
-  double score_sq_sum = 0;            // sum of a's squared game scores (for the interval)
   int time_losses[2] = {0, 0};        // by a, by b
   int forfeits[2] = {0, 0};
   int games() const { return wins + draws + losses; }

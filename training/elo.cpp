@@ -73,6 +73,7 @@ void CheckConnected(const Tally& t, int anchor) {
 std::vector<Rating> FitElo(const std::vector<ScoredGame>& games, const EloOptions& options) {
   if (games.empty()) throw core::InputError("no finished games to rate");
   Tally t = Count(games);
+  const Tally raw = t;  // the games themselves, before the prior
   const int n = static_cast<int>(t.names.size());
   int anchor = 0;
   if (!options.anchor.empty()) {
@@ -126,7 +127,6 @@ std::vector<Rating> FitElo(const std::vector<ScoredGame>& games, const EloOption
   const Eigen::MatrixXd covariance =
       m > 0 ? Eigen::MatrixXd(information.ldlt().solve(Eigen::MatrixXd::Identity(m, m)))
             : Eigen::MatrixXd();
-  Tally raw = Count(games);
   std::vector<Rating> ratings(n);
   for (int i = 0; i < n; ++i) {
     Rating& rating = ratings[i];

@@ -29,19 +29,6 @@ play::SearchPlayerOptions EvaluationSearch(const TrainingConfig& config, int vis
   return options;
 }
 
-ArenaPlayer SearchArenaPlayer(const std::string& name, std::shared_ptr<mcts::Evaluator> evaluator,
-                              const play::SearchPlayerOptions& options) {
-  ArenaPlayer player;
-  player.name = name;
-  player.make = [name, evaluator, options](std::uint64_t seed) {
-    play::SearchPlayerOptions o = options;
-    o.name = name;
-    o.seed = seed;
-    return std::make_unique<play::SearchPlayer>(*evaluator, o);
-  };
-  return player;
-}
-
 std::string StepName(std::int64_t step) {
   char name[32];
   std::snprintf(name, sizeof name, "step-%08lld", static_cast<long long>(step));

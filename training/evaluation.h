@@ -23,10 +23,6 @@ namespace othello::training {
 // forced playouts, Gumbel or temperature; with one visit the raw policy (no solver).
 play::SearchPlayerOptions EvaluationSearch(const TrainingConfig& config, int visits);
 
-// An arena player searching with a shared evaluator.
-ArenaPlayer SearchArenaPlayer(const std::string& name, std::shared_ptr<mcts::Evaluator> evaluator,
-                              const play::SearchPlayerOptions& options);
-
 // "step-00001200", the name of a checkpoint's model in evaluation games.
 std::string StepName(std::int64_t step);
 

@@ -91,20 +91,26 @@ ArenaPlayer ModelPlayer(const std::string& spec, const std::string& path,
   nn::InferenceOptions inference;
   inference.device = device;
   auto evaluator = std::make_shared<nn::NetEvaluator>(checkpoint.net, inference);
-  search.name = std::filesystem::path(path).stem().string() +
-                (search.visits ? "/v" + std::to_string(search.visits) : "") +
-                (search.seconds_per_move > 0 ? "/" + options.at("time") + "s" : "");
+  const std::string name = std::filesystem::path(path).stem().string() +
+                           (search.visits ? "/v" + std::to_string(search.visits) : "") +
+                           (search.seconds_per_move > 0 ? "/" + options.at("time") + "s" : "");
+  return SearchArenaPlayer(name, evaluator, search);
+}
+
+}  // namespace
+
+ArenaPlayer SearchArenaPlayer(const std::string& name, std::shared_ptr<mcts::Evaluator> evaluator,
+                              const play::SearchPlayerOptions& options) {
   ArenaPlayer player;
-  player.name = search.name;
-  player.make = [evaluator, search](std::uint64_t seed) {
-    play::SearchPlayerOptions o = search;
+  player.name = name;
+  player.make = [name, evaluator, options](std::uint64_t seed) {
+    play::SearchPlayerOptions o = options;
+    o.name = name;
     o.seed = seed;
     return std::make_unique<play::SearchPlayer>(*evaluator, o);
   };
   return player;
 }
-
-}  // namespace
 
 ArenaPlayer MakeArenaPlayer(const std::string& spec, const PlayerDefaults& defaults) {
   std::string rest = spec, name;

@@ -12,9 +12,12 @@
 // engine's command line without its directory.
 // A model's network is loaded once and its evaluator shared by every game.
 // Thread safety: the returned factories may be called from many threads.
+#include <memory>
 #include <string>
 
 #include "core/error.h"
+#include "mcts/evaluator.h"
+#include "play/search_player.h"
 #include "training/arena.h"
 
 namespace othello::training {
@@ -29,5 +32,9 @@ struct PlayerDefaults {
 // Throws core::InputError naming the spec and the problem (a checkpoint that cannot be
 // loaded included).
 ArenaPlayer MakeArenaPlayer(const std::string& spec, const PlayerDefaults& defaults = {});
+
+// An arena player searching with a shared evaluator (each game gets its own seed).
+ArenaPlayer SearchArenaPlayer(const std::string& name, std::shared_ptr<mcts::Evaluator> evaluator,
+                              const play::SearchPlayerOptions& options);
 
 }  // namespace othello::training

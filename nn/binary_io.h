@@ -1,0 +1,23 @@
+#pragma once
+// Little-endian fixed-size values in byte strings, for the checkpoint and model file
+// formats (this project only builds for little-endian x86-64).
+// Thread safety: pure functions.
+#include <cstring>
+#include <string>
+
+namespace othello::nn {
+
+template <typename T>
+void Put(std::string& out, T value) {
+  out.append(reinterpret_cast<const char*>(&value), sizeof value);
+}
+
+// The value at `offset` (the caller checks that the bytes are there).
+template <typename T>
+T Get(const std::string& in, std::size_t offset) {
+  T value;
+  std::memcpy(&value, in.data() + offset, sizeof value);
+  return value;
+}
+
+}  // namespace othello::nn
