@@ -4,6 +4,7 @@
 // Thread safety: pure functions.
 #include <cstring>
 #include <string>
+#include <string_view>
 
 namespace othello::nn {
 
@@ -14,7 +15,7 @@ void Put(std::string& out, T value) {
 
 // The value at `offset` (the caller checks that the bytes are there).
 template <typename T>
-T Get(const std::string& in, std::size_t offset) {
+T Get(std::string_view in, std::size_t offset) {
   T value;
   std::memcpy(&value, in.data() + offset, sizeof value);
   return value;

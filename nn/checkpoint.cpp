@@ -1,40 +1,33 @@
 #include "nn/checkpoint.h"
 
-#include <cstdio>
 #include <cstring>
-#include <fstream>
 #include <sstream>
 
-#include <fcntl.h>
-#include <unistd.h>
-
+#include "core/checksum.h"
 #include "core/error.h"
+#include "core/file_io.h"
 #include "nn/binary_io.h"
+#include "nn/model_file.h"
+#include "nn/rules_json.h"
 
 namespace othello::nn {
 namespace {
 
 constexpr char kMagic[8] = {'O', 'Z', 'C', 'K', 'P', 'T', '0', '1'};
-// magic, version, 5 config ints, step, the section sizes (version 1 had no extra
+
+// magic, version, 5 config ints, step, the section sizes (version 1 had no metadata
 // section), checksum
 std::size_t HeaderBytes(std::uint32_t version) { return version == 1 ? 64 : 72; }
 
-std::uint64_t Fnv1a(const char* data, std::size_t size, std::uint64_t h) {
-  for (std::size_t i = 0; i < size; ++i) {
-    h ^= static_cast<unsigned char>(data[i]);
-    h *= 0x100000001b3ULL;
-  }
-  return h;
+// The checksum of the file without its own field (the header's last 8 bytes).
+std::uint64_t Checksum(std::string_view file, std::size_t header, std::uint32_t version) {
+  const std::string_view head = file.substr(0, header - 8), rest = file.substr(header);
+  if (version < 3) return core::Fnv1a64(rest.data(), rest.size(), core::Fnv1a64(head.data(), head.size()));
+  return core::Crc32(rest, core::Crc32(head));
 }
 
-// Checksum of the file without its checksum field (the header's last 8 bytes).
-std::uint64_t Checksum(const std::string& file, std::size_t header) {
-  std::uint64_t h = Fnv1a(file.data(), header - 8, 0xcbf29ce484222325ULL);
-  return Fnv1a(file.data() + header, file.size() - header, h);
-}
-
-[[noreturn]] void Fail(const std::string& path, const std::string& what) {
-  throw core::InputError("checkpoint " + path + ": " + what);
+[[noreturn]] void Fail(const std::string& name, const std::string& what) {
+  throw core::InputError("checkpoint " + name + ": " + what);
 }
 
 std::string Serialize(const std::function<void(torch::serialize::OutputArchive&)>& save) {
@@ -45,36 +38,95 @@ std::string Serialize(const std::function<void(torch::serialize::OutputArchive&)
   return stream.str();
 }
 
-// Writes `data` to `path` through a temporary file, so `path` is always complete.
-void WriteAtomically(const std::string& path, const std::string& data) {
-  const std::string tmp = path + ".tmp";
-  const int fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
-  if (fd < 0) Fail(path, "cannot create " + tmp + ": " + std::strerror(errno));
-  std::size_t written = 0;
-  while (written < data.size()) {
-    const ssize_t n = ::write(fd, data.data() + written, data.size() - written);
-    if (n < 0) {
-      const std::string why = std::strerror(errno);
-      ::close(fd);
-      Fail(path, "cannot write " + tmp + ": " + why);
+// The least number of bytes the weights of `config` take (their float32 values).
+std::uint64_t MinWeightBytes(const NetConfig& config) {
+  std::uint64_t values = 0;
+  for (const auto& [name, shape] : ModelTensorShapes(config)) {
+    std::uint64_t count = 1;
+    for (int d : shape) count *= static_cast<std::uint64_t>(d);
+    values += count;
+  }
+  return values * sizeof(float);
+}
+
+struct Sections {
+  std::uint32_t version = 0;
+  NetConfig config;
+  std::int64_t step = 0;
+  std::string_view weights, optimizer, metadata;
+};
+
+// Magic, version, section sizes (each checked against what remains) and checksum.
+Sections ReadContainer(std::string_view file, const std::string& name) {
+  if (file.size() < 12 || std::memcmp(file.data(), kMagic, 6) != 0) {
+    Fail(name, file.size() < 12 && file.size() >= 6 && std::memcmp(file.data(), kMagic, 6) == 0
+                   ? "truncated: " + std::to_string(file.size()) + " bytes"
+                   : "not an othello-zero checkpoint (bad magic)");
+  }
+  Sections s;
+  s.version = Get<std::uint32_t>(file, 8);
+  if (s.version < 1 || s.version > kCheckpointVersion) {
+    Fail(name, "format version " + std::to_string(s.version) + "; this build reads versions 1-" +
+                   std::to_string(kCheckpointVersion));
+  }
+  const std::size_t header = HeaderBytes(s.version);
+  if (file.size() < header) {
+    Fail(name, "truncated: " + std::to_string(file.size()) + " bytes, shorter than the header");
+  }
+  int* fields[] = {&s.config.blocks, &s.config.channels, &s.config.global_pool_every,
+                   &s.config.head_channels, &s.config.value_hidden};
+  for (int i = 0; i < 5; ++i) *fields[i] = Get<std::int32_t>(file, 12 + 4 * i);
+  s.step = Get<std::int64_t>(file, 32);
+  const std::uint64_t sizes[3] = {Get<std::uint64_t>(file, 40), Get<std::uint64_t>(file, 48),
+                                  s.version >= 2 ? Get<std::uint64_t>(file, 56) : 0};
+  std::uint64_t left = file.size() - header;
+  for (std::uint64_t size : sizes) {
+    if (size > left) {
+      Fail(name, "truncated: " + std::to_string(file.size()) + " bytes, its sections need more");
     }
-    written += static_cast<std::size_t>(n);
+    left -= size;
   }
-  if (::fsync(fd) != 0 || ::close(fd) != 0) Fail(path, "cannot flush " + tmp);
-  if (std::rename(tmp.c_str(), path.c_str()) != 0) {
-    Fail(path, "cannot rename " + tmp + ": " + std::strerror(errno));
+  if (left > 0) Fail(name, "corrupted: " + std::to_string(left) + " unexpected bytes after the end");
+  if (Checksum(file, header, s.version) != Get<std::uint64_t>(file, header - 8)) {
+    Fail(name, "corrupted: checksum mismatch");
   }
+  if (s.step < 0) Fail(name, "corrupted: negative training step " + std::to_string(s.step));
+  s.weights = file.substr(header, sizes[0]);
+  s.optimizer = file.substr(header + sizes[0], sizes[1]);
+  s.metadata = file.substr(header + sizes[0] + sizes[1], sizes[2]);
+  return s;
+}
+
+void ReadMetadata(std::string_view text, const std::string& name, Checkpoint& checkpoint) {
+  if (text.empty()) return;
+  nlohmann::json metadata;
+  try {
+    metadata = nlohmann::json::parse(text);
+  } catch (const nlohmann::json::exception& e) {
+    Fail(name, std::string("bad metadata: ") + e.what());
+  }
+  if (!metadata.is_object()) Fail(name, "bad metadata: not a JSON object");
+  if (metadata.contains("rules")) {
+    checkpoint.rules = RulesFromJson(metadata["rules"], "checkpoint " + name);
+    metadata.erase("rules");
+  }
+  checkpoint.metadata = std::move(metadata);
 }
 
 }  // namespace
 
-void SaveCheckpoint(const std::string& path, OthelloNet& net, std::int64_t step,
-                    torch::optim::Optimizer* optimizer, const std::string& extra) {
+std::string SerializeCheckpoint(OthelloNet& net, std::int64_t step,
+                                torch::optim::Optimizer* optimizer,
+                                const std::optional<core::Rules>& rules,
+                                const nlohmann::json& metadata) {
   const std::string weights =
       Serialize([&](torch::serialize::OutputArchive& a) { net->save(a); });
   const std::string optimizer_state =
       optimizer ? Serialize([&](torch::serialize::OutputArchive& a) { optimizer->save(a); })
                 : std::string();
+  nlohmann::json all = metadata.is_object() ? metadata : nlohmann::json::object();
+  if (rules) all["rules"] = RulesToJson(*rules);
+  const std::string extra = all.empty() ? std::string() : all.dump();
   const NetConfig& c = net->config();
   std::string file(kMagic, sizeof kMagic);
   Put<std::uint32_t>(file, kCheckpointVersion);
@@ -90,73 +142,53 @@ void SaveCheckpoint(const std::string& path, OthelloNet& net, std::int64_t step,
   file += optimizer_state;
   file += extra;
   const std::size_t header = HeaderBytes(kCheckpointVersion);
-  const std::uint64_t sum = Checksum(file, header);
+  const std::uint64_t sum = Checksum(file, header, kCheckpointVersion);
   std::memcpy(&file[header - 8], &sum, sizeof sum);
-  WriteAtomically(path, file);
+  return file;
 }
 
-Checkpoint LoadCheckpoint(const std::string& path, const std::optional<NetConfig>& expected) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) Fail(path, std::string("cannot open: ") + std::strerror(errno));
-  const std::string file((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-  if (file.size() < sizeof kMagic || std::memcmp(file.data(), kMagic, 6) != 0) {
-    Fail(path, "not an othello-zero checkpoint (bad magic)");
-  }
-  if (file.size() < 12) Fail(path, "truncated: " + std::to_string(file.size()) + " bytes");
-  const auto version = Get<std::uint32_t>(file, 8);
-  if (version < 1 || version > kCheckpointVersion) {
-    Fail(path, "format version " + std::to_string(version) + "; this build reads versions 1-" +
-                   std::to_string(kCheckpointVersion));
-  }
-  const std::size_t header = HeaderBytes(version);
-  if (file.size() < header) {
-    Fail(path, "truncated: " + std::to_string(file.size()) + " bytes, shorter than the header");
-  }
-  NetConfig config;
-  int* fields[] = {&config.blocks, &config.channels, &config.global_pool_every,
-                   &config.head_channels, &config.value_hidden};
-  for (int i = 0; i < 5; ++i) *fields[i] = Get<std::int32_t>(file, 12 + 4 * i);
-  const auto step = Get<std::int64_t>(file, 32);
-  const auto weight_bytes = Get<std::uint64_t>(file, 40);
-  const auto optimizer_bytes = Get<std::uint64_t>(file, 48);
-  const std::uint64_t extra_bytes = version >= 2 ? Get<std::uint64_t>(file, 56) : 0;
-  const std::uint64_t expected_size = header + weight_bytes + optimizer_bytes + extra_bytes;
-  if (weight_bytes > file.size() || optimizer_bytes > file.size() || extra_bytes > file.size() ||
-      file.size() < expected_size) {
-    Fail(path, "truncated: " + std::to_string(file.size()) + " bytes, expected " +
-                   std::to_string(expected_size));
-  }
-  if (file.size() > expected_size) {
-    Fail(path, "corrupted: " + std::to_string(file.size() - expected_size) +
-                   " unexpected bytes after the end");
-  }
-  if (Checksum(file, header) != Get<std::uint64_t>(file, header - 8)) {
-    Fail(path, "corrupted: checksum mismatch");
-  }
+void SaveCheckpoint(const std::string& path, OthelloNet& net, std::int64_t step,
+                    torch::optim::Optimizer* optimizer, const std::optional<core::Rules>& rules,
+                    const nlohmann::json& metadata) {
+  core::WriteFileAtomically(path, SerializeCheckpoint(net, step, optimizer, rules, metadata),
+                            "checkpoint");
+}
+
+Checkpoint ParseCheckpoint(std::string_view bytes, const std::string& name,
+                           const std::optional<NetConfig>& expected) {
+  const Sections s = ReadContainer(bytes, name);
   try {
-    config.Validate();
+    s.config.Validate();
   } catch (const core::InputError& e) {
-    Fail(path, e.what());
+    Fail(name, e.what());
   }
-  if (expected && config != *expected) {
-    Fail(path, "network configuration differs: " + config.Difference(*expected));
+  if (expected && s.config != *expected) {
+    Fail(name, "network configuration differs: " + s.config.Difference(*expected));
+  }
+  if (s.weights.size() < MinWeightBytes(s.config)) {
+    Fail(name, "corrupted: " + std::to_string(s.weights.size()) +
+                   " bytes of weights cannot hold the network (" + s.config.Describe() + ")");
   }
   Checkpoint checkpoint;
-  checkpoint.net = OthelloNet(config);
-  checkpoint.step = step;
+  checkpoint.step = s.step;
+  ReadMetadata(s.metadata, name, checkpoint);
+  checkpoint.net = OthelloNet(s.config);
   try {
-    std::istringstream weights(file.substr(header, weight_bytes));
+    std::istringstream weights{std::string(s.weights)};
     torch::serialize::InputArchive archive;
     archive.load_from(weights);
     checkpoint.net->load(archive);
-  } catch (const c10::Error& e) {
+  } catch (const std::exception& e) {
     const std::string what = e.what();
-    Fail(path, "weights do not match the network (" + config.Describe() +
+    Fail(name, "weights do not match the network (" + s.config.Describe() +
                    "): " + what.substr(0, what.find('\n')));
   }
-  checkpoint.optimizer_state = file.substr(header + weight_bytes, optimizer_bytes);
-  checkpoint.extra = file.substr(header + weight_bytes + optimizer_bytes, extra_bytes);
+  checkpoint.optimizer_state = std::string(s.optimizer);
   return checkpoint;
+}
+
+Checkpoint LoadCheckpoint(const std::string& path, const std::optional<NetConfig>& expected) {
+  return ParseCheckpoint(core::ReadFile(path, "checkpoint"), path, expected);
 }
 
 void RestoreOptimizer(const Checkpoint& checkpoint, torch::optim::Optimizer& optimizer,
@@ -167,7 +199,7 @@ void RestoreOptimizer(const Checkpoint& checkpoint, torch::optim::Optimizer& opt
     torch::serialize::InputArchive archive;
     archive.load_from(stream);
     optimizer.load(archive);
-  } catch (const c10::Error& e) {
+  } catch (const std::exception& e) {
     const std::string what = e.what();
     Fail(path, "optimizer state does not match: " + what.substr(0, what.find('\n')));
   }

@@ -1,43 +1,64 @@
 #pragma once
-// Checkpoints: the network configuration, its weights, the optimizer state and the
-// training step in one file, written atomically (temporary file, flush, fsync,
-// rename), with a format version and a checksum.
+// Checkpoints: the network configuration, its weights, the optimizer state, the
+// training step, the rules the run plays and the caller's metadata in one file, written
+// atomically (core/file_io.h) with a format version and a checksum.
 //
 // Layout (little-endian): "OZCKPT01" | u32 format version | 5 x i32 NetConfig |
-// i64 step | u64 weight bytes | u64 optimizer bytes | u64 extra bytes | u64 FNV-1a
-// checksum of everything before it and after it | weights (torch archive) | optimizer
-// (torch archive, may be empty) | extra (the caller's metadata, e.g. random state).
-// Version 1 files (no extra section) are still read.
+// i64 step | u64 weight bytes | u64 optimizer bytes | u64 metadata bytes | u64 checksum
+// | weights (torch archive) | optimizer (torch archive, may be empty) | metadata (a
+// JSON object: "rules" in nn/rules_json.h's form, and the caller's keys).
+// The checksum covers everything but its own field: CRC-32 (core/checksum.h) since
+// version 3; versions 1 (no metadata section) and 2 used 64-bit FNV-1a and are still
+// read.
 //
-// Loading checks the magic, version, sizes (truncation), checksum (corruption),
-// configuration (against an expected one, if given) and the weights' names and
-// shapes; every failure throws core::InputError naming the file and the problem.
+// Loading checks the magic, version, every size against the bytes that remain
+// (truncation), the checksum (corruption), the configuration (against an expected
+// one, if given), that the weights section can hold the configuration's weights (so a
+// crafted header cannot make it allocate a huge network), the metadata and the weights'
+// names and shapes; every failure throws core::InputError naming the file and the
+// problem.
+// Thread safety: pure functions of their arguments and files.
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <string_view>
 
+#include <nlohmann/json.hpp>
 #include <torch/torch.h>
 
+#include "core/rules.h"
 #include "nn/model.h"
 
 namespace othello::nn {
 
-inline constexpr std::uint32_t kCheckpointVersion = 2;
+inline constexpr std::uint32_t kCheckpointVersion = 3;
 
 struct Checkpoint {
   OthelloNet net{nullptr};
   std::int64_t step = 0;
-  std::string optimizer_state;  // a serialized torch archive, empty when not saved
-  std::string extra;            // the caller's metadata, stored verbatim
+  std::optional<core::Rules> rules;  // absent in files written before runs stored them
+  std::string optimizer_state;       // a serialized torch archive, empty when not saved
+  nlohmann::json metadata = nlohmann::json::object();  // the caller's keys
 };
 
-// Writes `net` (and the optimizer's state, if given) to `path` atomically.
+// The bytes of a checkpoint of `net` (with the optimizer's state and the rules, if
+// given). `metadata` must be a JSON object; its "rules" key is reserved.
+std::string SerializeCheckpoint(OthelloNet& net, std::int64_t step,
+                                torch::optim::Optimizer* optimizer = nullptr,
+                                const std::optional<core::Rules>& rules = std::nullopt,
+                                const nlohmann::json& metadata = nlohmann::json::object());
+// SerializeCheckpoint written to `path` atomically.
 void SaveCheckpoint(const std::string& path, OthelloNet& net, std::int64_t step,
-                    torch::optim::Optimizer* optimizer = nullptr, const std::string& extra = "");
+                    torch::optim::Optimizer* optimizer = nullptr,
+                    const std::optional<core::Rules>& rules = std::nullopt,
+                    const nlohmann::json& metadata = nlohmann::json::object());
 
 // Reads a checkpoint; with `expected`, a different configuration is an error.
 Checkpoint LoadCheckpoint(const std::string& path,
                           const std::optional<NetConfig>& expected = std::nullopt);
+// The same from the bytes of a file; `name` names it in errors.
+Checkpoint ParseCheckpoint(std::string_view bytes, const std::string& name,
+                           const std::optional<NetConfig>& expected = std::nullopt);
 
 // Restores the optimizer state saved with a checkpoint (no-op when none was saved).
 void RestoreOptimizer(const Checkpoint& checkpoint, torch::optim::Optimizer& optimizer,

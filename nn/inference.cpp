@@ -5,6 +5,7 @@
 #include <thread>
 
 #include "core/error.h"
+#include "core/fault.h"
 #include "core/hash.h"
 #include "core/symmetry.h"
 #include "nn/encoding.h"
@@ -77,6 +78,9 @@ void NetEvaluator::Wait(mcts::EvalBatch& batch) { batcher_->Wait(batch); }
 
 void NetEvaluator::Backend(const std::vector<const core::Position*>& positions,
                            const std::vector<mcts::EvalOutput*>& outputs) {
+  if (core::InjectFault("evaluate")) {
+    throw std::runtime_error("network evaluation failed: injected fault (OZ_FAULT=evaluate)");
+  }
   if (!cache_) {
     Forward(positions, outputs);
     return;

@@ -1,15 +1,17 @@
 #include "nn/model_file.h"
 
-#include <array>
+#include <limits>
 #include <cstring>
-#include <filesystem>
 #include <fstream>
-#include <sstream>
 
 #include <nlohmann/json.hpp>
 
+#include "core/checksum.h"
 #include "core/error.h"
+#include "core/file_io.h"
 #include "nn/binary_io.h"
+#include "nn/json_fields.h"
+#include "nn/rules_json.h"
 
 namespace othello::nn {
 
@@ -20,6 +22,9 @@ constexpr char kMagic[8] = {'O', 'Z', 'M', 'O', 'D', 'E', 'L', '\0'};
 [[noreturn]] void Fail(const std::string& path, const std::string& what) {
   throw core::InputError("model file " + path + ": " + what);
 }
+
+// The tensor data starts at the first multiple of 64 after the 16-byte prefix and header.
+std::size_t DataStart(std::size_t header_bytes) { return (16 + header_bytes + 63) / 64 * 64; }
 
 std::string ShapeText(const std::vector<int>& shape) {
   std::string text = "[";
@@ -40,22 +45,6 @@ void AddLinear(std::map<std::string, std::vector<int>>& shapes, const std::strin
 }
 
 }  // namespace
-
-std::uint32_t Crc32(const void* data, std::size_t bytes, std::uint32_t crc) {
-  static const std::array<std::uint32_t, 256> table = [] {
-    std::array<std::uint32_t, 256> t{};
-    for (std::uint32_t i = 0; i < 256; ++i) {
-      std::uint32_t c = i;
-      for (int k = 0; k < 8; ++k) c = c & 1 ? 0xEDB88320u ^ (c >> 1) : c >> 1;
-      t[i] = c;
-    }
-    return t;
-  }();
-  crc = ~crc;
-  const auto* p = static_cast<const unsigned char*>(data);
-  for (std::size_t i = 0; i < bytes; ++i) crc = table[(crc ^ p[i]) & 0xFF] ^ (crc >> 8);
-  return ~crc;
-}
 
 std::map<std::string, std::vector<int>> ModelTensorShapes(const NetConfig& net) {
   const int c = net.channels, h = net.head_channels;
@@ -96,11 +85,7 @@ void WriteModelFile(const std::string& path, const ModelFile& model) {
         {"global_pool_every", model.net.global_pool_every},
         {"head_channels", model.net.head_channels},
         {"value_hidden", model.net.value_hidden}}},
-      {"rules",
-       {{"size", model.rules.size},
-        {"start", std::string(core::StartName(model.rules.start))},
-        {"anti", model.rules.anti},
-        {"empties_to_winner", model.rules.empties_to_winner}}},
+      {"rules", RulesToJson(model.rules)},
       {"step", model.step},
       {"tensors", tensors}};
   const std::string header_text = header.dump();
@@ -108,17 +93,10 @@ void WriteModelFile(const std::string& path, const ModelFile& model) {
   Put(out, kModelFormatVersion);
   Put(out, static_cast<std::uint32_t>(header_text.size()));
   out += header_text;
-  out.resize((out.size() + 63) / 64 * 64, '\0');
+  out.resize(DataStart(header_text.size()), '\0');
   out += data;
-  Put(out, Crc32(out.data(), out.size()));
-  const std::string tmp = path + ".tmp";
-  {
-    std::ofstream file(tmp, std::ios::binary | std::ios::trunc);
-    file.write(out.data(), static_cast<std::streamsize>(out.size()));
-    file.flush();
-    if (!file) Fail(path, "cannot be written");
-  }
-  std::filesystem::rename(tmp, path);
+  Put(out, core::Crc32(out));
+  core::WriteFileAtomically(path, out, "model file");
 }
 
 bool IsModelFile(const std::string& path) {
@@ -128,80 +106,126 @@ bool IsModelFile(const std::string& path) {
   return file && std::memcmp(magic, kMagic, sizeof kMagic) == 0;
 }
 
-ModelFile ReadModelFile(const std::string& path) {
-  std::ifstream file(path, std::ios::binary);
-  if (!file) Fail(path, "cannot be opened");
-  std::stringstream buffer;
-  buffer << file.rdbuf();
-  const std::string data = buffer.str();
-  if (data.size() < 16 || std::memcmp(data.data(), kMagic, sizeof kMagic) != 0) {
-    Fail(path, "not an othello-zero model (bad magic); export one with `othello-zero export`");
+namespace {
+
+// The container: magic, version, header length, checksum. Returns the header text and
+// the tensor data (the bytes between the padded header and the checksum).
+std::pair<std::string_view, std::string_view> ReadContainer(std::string_view bytes,
+                                                            const std::string& name) {
+  if (bytes.size() < 16 || std::memcmp(bytes.data(), kMagic, sizeof kMagic) != 0) {
+    Fail(name, "not an othello-zero model (bad magic); export one with `othello-zero export`");
   }
-  const auto version = Get<std::uint32_t>(data, 8);
+  const auto version = Get<std::uint32_t>(bytes, 8);
   if (version != kModelFormatVersion) {
-    Fail(path, "format version " + std::to_string(version) + " (this build reads version " +
+    Fail(name, "format version " + std::to_string(version) + " (this build reads version " +
                    std::to_string(kModelFormatVersion) + ")");
   }
-  const auto header_bytes = Get<std::uint32_t>(data, 12);
-  const std::size_t data_start = (16 + std::size_t{header_bytes} + 63) / 64 * 64;
-  if (data.size() < data_start + 4) Fail(path, "truncated (the header is incomplete)");
-  const std::size_t body = data.size() - 4;
-  if (Get<std::uint32_t>(data, body) != Crc32(data.data(), body)) {
-    Fail(path, "checksum mismatch: the file is corrupted or truncated");
+  const std::size_t header_bytes = Get<std::uint32_t>(bytes, 12);
+  // The padded header and the checksum must fit: compare with what remains.
+  if (header_bytes > bytes.size() - 16 || DataStart(header_bytes) > bytes.size() - 4) {
+    Fail(name, "truncated (the header is incomplete)");
   }
-  ModelFile model;
-  try {
-    const auto header = nlohmann::json::parse(data.substr(16, header_bytes));
-    const auto& net = header.at("network");
-    model.net.blocks = net.at("blocks").get<int>();
-    model.net.channels = net.at("channels").get<int>();
-    model.net.global_pool_every = net.at("global_pool_every").get<int>();
-    model.net.head_channels = net.at("head_channels").get<int>();
-    model.net.value_hidden = net.at("value_hidden").get<int>();
-    const auto& rules = header.at("rules");
-    model.rules.size = rules.at("size").get<int>();
-    auto start = core::ParseStartKind(rules.at("start").get<std::string>());
-    if (!start) Fail(path, "rules.start: " + start.error());
-    model.rules.start = *start;
-    model.rules.anti = rules.at("anti").get<bool>();
-    model.rules.empties_to_winner = rules.at("empties_to_winner").get<bool>();
-    model.step = header.at("step").get<std::int64_t>();
-    for (const auto& t : header.at("tensors")) {
-      ModelTensor tensor;
-      tensor.shape = t.at("shape").get<std::vector<int>>();
-      std::size_t count = 1;
-      for (int d : tensor.shape) {
-        if (d <= 0 || d > (1 << 20)) Fail(path, "tensor with a bad dimension");
-        count *= static_cast<std::size_t>(d);
-      }
-      const auto offset = t.at("offset").get<std::size_t>();
-      if (offset > body || count * sizeof(float) > body - data_start - offset) {
-        Fail(path, "tensor " + t.at("name").get<std::string>() + " lies outside the file");
-      }
-      tensor.values.resize(count);
-      std::memcpy(tensor.values.data(), data.data() + data_start + offset, count * sizeof(float));
-      model.tensors[t.at("name").get<std::string>()] = std::move(tensor);
+  const std::size_t body = bytes.size() - 4;
+  if (Get<std::uint32_t>(bytes, body) != core::Crc32(bytes.data(), body)) {
+    Fail(name, "checksum mismatch: the file is corrupted or truncated");
+  }
+  const std::size_t data_start = DataStart(header_bytes);
+  return {bytes.substr(16, header_bytes), bytes.substr(data_start, body - data_start)};
+}
+
+NetConfig ReadNetwork(const nlohmann::json& header, const std::string& where) {
+  const nlohmann::json& net = JsonObject(header, "network", where);
+  const std::string in = where + ": network";
+  NetConfig config;
+  config.blocks = static_cast<int>(JsonInteger(net, "blocks", 1, 64, in));
+  config.channels = static_cast<int>(JsonInteger(net, "channels", 4, 1024, in));
+  config.global_pool_every = static_cast<int>(JsonInteger(net, "global_pool_every", 0, 64, in));
+  config.head_channels = static_cast<int>(JsonInteger(net, "head_channels", 2, 256, in));
+  config.value_hidden = static_cast<int>(JsonInteger(net, "value_hidden", 4, 1024, in));
+  return config;
+}
+
+// One tensor of the header's list, its values copied from `data` after checking that
+// they lie inside it.
+std::pair<std::string, ModelTensor> ReadTensor(const nlohmann::json& entry, std::string_view data,
+                                               const std::string& where) {
+  const std::string name = JsonString(entry, "name", where + ": tensor");
+  const std::string in = where + ": tensor " + name;
+  const auto shape = entry.find("shape");
+  if (shape == entry.end() || !shape->is_array() || shape->empty() || shape->size() > 4) {
+    Fail(where, "tensor " + name + ": shape must be a list of 1 to 4 dimensions");
+  }
+  ModelTensor tensor;
+  std::size_t count = 1;
+  for (const nlohmann::json& d : *shape) {
+    if (!d.is_number_integer() || d.get<std::int64_t>() < 1 || d.get<std::int64_t>() > (1 << 20)) {
+      Fail(where, "tensor " + name + ": a dimension is not an integer in [1, 1048576]");
     }
-  } catch (const nlohmann::json::exception& e) {
-    Fail(path, std::string("bad header: ") + e.what());
+    tensor.shape.push_back(d.get<int>());
+    count *= static_cast<std::size_t>(tensor.shape.back());
+    if (count > data.size() / sizeof(float)) {
+      Fail(where, "tensor " + name + " " + ShapeText(tensor.shape) +
+                      " is larger than the file's data");
+    }
   }
-  if (auto error = core::ValidateRules(model.rules)) Fail(path, "rules: " + error->message);
-  try {
-    model.net.Validate();
-  } catch (const core::InputError& e) {
-    Fail(path, e.what());
+  const auto offset = static_cast<std::size_t>(
+      JsonInteger(entry, "offset", 0, static_cast<std::int64_t>(data.size()), in));
+  if (count * sizeof(float) > data.size() - offset) {
+    Fail(where, "tensor " + name + " lies outside the file (offset " + std::to_string(offset) +
+                    ", " + std::to_string(count * sizeof(float)) + " bytes, " +
+                    std::to_string(data.size()) + " bytes of data)");
   }
+  tensor.values.resize(count);
+  std::memcpy(tensor.values.data(), data.data() + offset, count * sizeof(float));
+  return {name, std::move(tensor)};
+}
+
+// Every tensor the configuration needs is there with its shape, and no other.
+void CheckTensors(const ModelFile& model, const std::string& where) {
   const auto expected = ModelTensorShapes(model.net);
   for (const auto& [name, shape] : expected) {
     auto it = model.tensors.find(name);
-    if (it == model.tensors.end()) Fail(path, "tensor " + name + " is missing");
+    if (it == model.tensors.end()) Fail(where, "tensor " + name + " is missing");
     if (it->second.shape != shape) {
-      Fail(path, "tensor " + name + " has shape " + ShapeText(it->second.shape) + ", expected " +
-                     ShapeText(shape) + " for " + model.net.Describe());
+      Fail(where, "tensor " + name + " has shape " + ShapeText(it->second.shape) + ", expected " +
+                      ShapeText(shape) + " for " + model.net.Describe());
     }
   }
-  if (expected.size() != model.tensors.size()) Fail(path, "holds tensors the network does not use");
+  for (const auto& [name, tensor] : model.tensors) {
+    if (!expected.count(name)) Fail(where, "holds tensor " + name + ", which the network does not use");
+  }
+}
+
+}  // namespace
+
+ModelFile ParseModelFile(std::string_view bytes, const std::string& name) {
+  const auto [header_text, data] = ReadContainer(bytes, name);
+  const std::string where = "model file " + name;
+  nlohmann::json header;
+  try {
+    header = nlohmann::json::parse(header_text);
+  } catch (const nlohmann::json::exception& e) {
+    Fail(name, std::string("bad header: ") + e.what());
+  }
+  if (!header.is_object()) Fail(name, "bad header: not a JSON object");
+  ModelFile model;
+  model.net = ReadNetwork(header, where);
+  model.rules = RulesFromJson(JsonObject(header, "rules", where), where);
+  model.step = JsonInteger(header, "step", 0, std::numeric_limits<std::int64_t>::max(), where);
+  const auto tensors = header.find("tensors");
+  if (tensors == header.end() || !tensors->is_array()) Fail(name, "bad header: no tensor list");
+  for (const nlohmann::json& entry : *tensors) {
+    auto [tensor_name, tensor] = ReadTensor(entry, data, where);
+    if (!model.tensors.emplace(tensor_name, std::move(tensor)).second) {
+      Fail(name, "tensor " + tensor_name + " is listed twice");
+    }
+  }
+  CheckTensors(model, where);
   return model;
+}
+
+ModelFile ReadModelFile(const std::string& path) {
+  return ParseModelFile(core::ReadFile(path, "model file"), path);
 }
 
 }  // namespace othello::nn

@@ -4,7 +4,8 @@
 // Layout (little-endian): "OZMODEL\0" | u32 format version | u32 header bytes | header
 // (JSON: network configuration, rules incl. board size, training step, and for every
 // tensor its name, shape and byte offset in the data) | zero padding to a multiple of 64
-// | float32 tensor data | u32 CRC-32 (zlib's) of everything before it.
+// | float32 tensor data | u32 CRC-32 (core/checksum.h) of everything before it.
+// The rules are nn/rules_json.h's JSON form.
 //
 // Batch normalisation is folded into the convolutions at export, so every 3x3/1x1
 // convolution has a weight [out, in, k, k] and a bias [out]; linear layers have weight
@@ -16,6 +17,7 @@
 #include <cstdint>
 #include <map>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "core/rules.h"
@@ -40,12 +42,15 @@ struct ModelFile {
 // The tensors a configuration needs, with their shapes (after BN folding).
 std::map<std::string, std::vector<int>> ModelTensorShapes(const NetConfig& net);
 
+// Writes atomically (core/file_io.h).
 void WriteModelFile(const std::string& path, const ModelFile& model);
 ModelFile ReadModelFile(const std::string& path);
+// Reads a model from the bytes of a file; `name` names it in errors. Every length and
+// offset is checked against the bytes that remain, so a crafted file whose checksum
+// is right is refused like any other bad file.
+ModelFile ParseModelFile(std::string_view bytes, const std::string& name);
 
 // True when the file starts with the model magic (to tell models from checkpoints).
 bool IsModelFile(const std::string& path);
-
-std::uint32_t Crc32(const void* data, std::size_t bytes, std::uint32_t crc = 0);
 
 }  // namespace othello::nn

@@ -45,6 +45,8 @@ def load(path):
         for d in t["shape"]:
             count *= d
         offset = start + t["offset"]
+        if t["offset"] < 0 or count < 1 or offset + 4 * count > len(data) - 4:
+            raise ModelFileError(f"{path}: tensor {t['name']} lies outside the file")
         buffer = bytearray(data[offset:offset + 4 * count])
         tensors[t["name"]] = torch.frombuffer(buffer, dtype=torch.float32).reshape(t["shape"])
     return header, tensors

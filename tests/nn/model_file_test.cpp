@@ -1,12 +1,18 @@
 // Exported model files and the LibTorch-free (Eigen) forward pass.
 #include <cmath>
 #include <cstdio>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 
+#include <gmock/gmock.h>
 #include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
 
+#include "core/checksum.h"
+#include "core/file_io.h"
 #include "core/rules.h"
+#include "nn/binary_io.h"
 #include "nn/eigen_net.h"
 #include "nn/encoding.h"
 #include "nn/export.h"
@@ -142,14 +148,18 @@ TEST(ModelFile, DamagedFilesGiveClearErrors) {
   fs::remove(Temp("bad.ozm"));
 }
 
-// Writes FIXTURE/model.ozm and the C++ outputs for some positions, for the Python
-// reader's test (tests/nn/ozmodel_test.py).
+// Writes FIXTURE/model.ozm (8x8) and model6.ozm (6x6), and the C++ outputs for some
+// positions, for the Python reader's test (tests/nn/ozmodel_test.py).
 TEST(ModelFile, WritesThePythonFixture) {
   const NetConfig config = Tiny(2, 8);
   OthelloNet net = RandomNet(config, 11);
   const fs::path dir = OZ_PY_FIXTURE_DIR;
   fs::create_directories(dir);
   WriteModelFile((dir / "model.ozm").string(), ExportModel(net, core::Rules{}, 7));
+  // The same net as a 6x6 model, for the tests of play on other boards.
+  core::Rules six;
+  six.size = 6;
+  WriteModelFile((dir / "model6.ozm").string(), ExportModel(net, six, 7));
   EigenNet eigen(ReadModelFile((dir / "model.ozm").string()));
   std::ofstream out(dir / "expected.json");
   out << "[";
@@ -176,7 +186,87 @@ TEST(ModelFile, WritesThePythonFixture) {
 }
 
 TEST(ModelFile, Crc32MatchesZlib) {
-  EXPECT_EQ(Crc32("123456789", 9), 0xCBF43926u);  // the standard check value
+  EXPECT_EQ(core::Crc32("123456789", 9), 0xCBF43926u);  // the standard check value
+  // Slicing-by-8 and byte-at-a-time agree at every length and alignment.
+  std::string text;
+  for (int i = 0; i < 300; ++i) text += static_cast<char>(i * 37 + 11);
+  for (std::size_t start = 0; start < 9; ++start) {
+    for (std::size_t length = 0; start + length <= text.size(); length += 7) {
+      std::uint32_t bytewise = 0;
+      for (std::size_t i = 0; i < length; ++i) bytewise = core::Crc32(&text[start + i], 1, bytewise);
+      EXPECT_EQ(core::Crc32(text.data() + start, length), bytewise) << start << " " << length;
+    }
+  }
+}
+
+// A model file rebuilt around another header, with a right checksum: only the
+// reader's own checks can refuse it.
+std::string Craft(const std::string& original, const std::string& header) {
+  const auto old_header = Get<std::uint32_t>(original, 12);
+  const std::size_t old_start = (16 + old_header + 63) / 64 * 64;
+  const std::string data = original.substr(old_start, original.size() - 4 - old_start);
+  std::string out = original.substr(0, 12);
+  Put(out, static_cast<std::uint32_t>(header.size()));
+  out += header;
+  out.resize((out.size() + 63) / 64 * 64, '\0');
+  out += data;
+  Put(out, core::Crc32(out));
+  return out;
+}
+
+TEST(ModelFile, CraftedFilesWithARightChecksumAreRefused) {
+  OthelloNet net = RandomNet(Tiny(1, 8), 9);
+  const fs::path path = Temp("crafted.ozm");
+  WriteModelFile(path.string(), ExportModel(net, core::Rules{}, 0));
+  const std::string bytes = core::ReadFile(path.string(), "model file");
+  const auto header = nlohmann::json::parse(bytes.substr(16, Get<std::uint32_t>(bytes, 12)));
+  const std::size_t data_bytes = bytes.size() - 4 - (16 + header.dump().size() + 63) / 64 * 64;
+  const auto error = [&](const nlohmann::json& h) {
+    try {
+      ParseModelFile(Craft(bytes, h.dump()), "crafted.ozm");
+    } catch (const core::InputError& e) {
+      return std::string(e.what());
+    }
+    return std::string("no error");
+  };
+  ASSERT_EQ(error(header), "no error");
+  // The fault this test was written for: an offset between the data's length and the
+  // file's length used to pass the check and read past the buffer.
+  for (const std::size_t offset : {data_bytes - 4, data_bytes, data_bytes + 8, bytes.size() - 8,
+                                   bytes.size() + 1000}) {
+    nlohmann::json h = header;
+    h["tensors"][0]["offset"] = offset;
+    EXPECT_THAT(error(h), ::testing::ContainsRegex("lies outside the file|offset must be an "
+                                                   "integer in \\[0, " +
+                                                   std::to_string(data_bytes) + "\\]"))
+        << offset;
+  }
+  nlohmann::json h = header;
+  h["tensors"][0]["offset"] = -8;
+  EXPECT_THAT(error(h), ::testing::HasSubstr("offset must be an integer"));
+  h = header;
+  h["tensors"][0]["shape"] = {1 << 20, 1 << 20, 1 << 20, 1 << 20};  // 2^80 values
+  EXPECT_THAT(error(h), ::testing::HasSubstr("larger than the file's data"));
+  h = header;
+  h["network"]["blocks"] = 1e10;
+  EXPECT_THAT(error(h), ::testing::HasSubstr("network: blocks must be an integer"));
+  h = header;
+  h["rules"]["size"] = 12;
+  EXPECT_THAT(error(h), ::testing::HasSubstr("rules: size must be an integer in [4, 10]"));
+  h = header;
+  h["tensors"].push_back(h["tensors"][0]);
+  EXPECT_THAT(error(h), ::testing::HasSubstr("listed twice"));
+  h = header;
+  h["tensors"] = "none";
+  EXPECT_THAT(error(h), ::testing::HasSubstr("no tensor list"));
+  // A header length beyond the file.
+  std::string long_header = bytes;
+  const std::uint32_t too_long = static_cast<std::uint32_t>(bytes.size());
+  std::memcpy(&long_header[12], &too_long, 4);
+  const std::uint32_t crc = core::Crc32(long_header.data(), long_header.size() - 4);
+  std::memcpy(&long_header[long_header.size() - 4], &crc, 4);
+  EXPECT_THROW(ParseModelFile(long_header, "long.ozm"), core::InputError);
+  fs::remove(path);
 }
 
 }  // namespace

@@ -6,10 +6,12 @@
 #include <filesystem>
 #include <fstream>
 
+#include "core/checksum.h"
 #include "core/error.h"
 #include "core/rules.h"
 #include "core/symmetry.h"
 #include "mcts/search.h"
+#include "nn/binary_io.h"
 #include "nn/checkpoint.h"
 #include "nn/encoding.h"
 #include "nn/inference.h"
@@ -147,12 +149,17 @@ TEST(Checkpoint, RoundTripGivesIdenticalOutputsAndState) {
   net->forward(input).wdl_logits.sum().backward();
   optimizer.step();
   const std::string path = TempPath("roundtrip.ckpt");
-  SaveCheckpoint(path, net, /*step=*/1234, &optimizer, "{\"run\": 1}");
+  core::Rules rules;
+  rules.size = 6;
+  rules.anti = true;
+  SaveCheckpoint(path, net, /*step=*/1234, &optimizer, rules, {{"run", 1}});
   EXPECT_FALSE(std::filesystem::exists(path + ".tmp"));
 
   Checkpoint loaded = LoadCheckpoint(path, Tiny());
   EXPECT_EQ(loaded.step, 1234);
-  EXPECT_EQ(loaded.extra, "{\"run\": 1}");
+  EXPECT_EQ(loaded.metadata, nlohmann::json({{"run", 1}}));
+  ASSERT_TRUE(loaded.rules.has_value());
+  EXPECT_EQ(*loaded.rules, rules);
   EXPECT_EQ(loaded.net->config(), Tiny());
   net->eval();
   loaded.net->eval();
@@ -203,7 +210,7 @@ TEST(Checkpoint, BrokenFilesGiveClearErrors) {
   std::string versioned = bytes;
   versioned[8] = 7;
   write(versioned);
-  EXPECT_THAT(error(), HasSubstr("format version 7; this build reads versions 1-2"));
+  EXPECT_THAT(error(), HasSubstr("format version 7; this build reads versions 1-3"));
 
   write(bytes);
   NetConfig wider = Tiny();
@@ -212,7 +219,50 @@ TEST(Checkpoint, BrokenFilesGiveClearErrors) {
   EXPECT_EQ(error(Tiny()), "no error");
 
   std::filesystem::remove(path);
-  EXPECT_THAT(error(), HasSubstr("cannot open"));
+  EXPECT_THAT(error(), HasSubstr("cannot be opened"));
+}
+
+// The checksum of a version 3 file (CRC-32 of all but its own field), for crafted files.
+void Reseal(std::string& file) {
+  const std::uint64_t sum = core::Crc32(file.substr(72), core::Crc32(file.substr(0, 64)));
+  std::memcpy(&file[64], &sum, 8);
+}
+
+TEST(Checkpoint, CraftedHeadersWithARightChecksumAreRefused) {
+  OthelloNet net(Tiny());
+  const std::string bytes = SerializeCheckpoint(net, 7, nullptr, core::Rules{}, {{"k", 1}});
+  const auto error = [&](std::string file) {
+    Reseal(file);
+    try {
+      ParseCheckpoint(file, "crafted.ckpt");
+    } catch (const core::InputError& e) {
+      return std::string(e.what());
+    }
+    return std::string("no error");
+  };
+  EXPECT_EQ(error(bytes), "no error");
+  const auto with = [&](std::size_t offset, std::uint64_t value) {
+    std::string file = bytes;
+    std::memcpy(&file[offset], &value, 8);
+    return file;
+  };
+  // Section sizes beyond the file, and sizes whose sum wraps around.
+  EXPECT_THAT(error(with(40, bytes.size())), HasSubstr("truncated"));
+  EXPECT_THAT(error(with(48, ~0ull)), HasSubstr("truncated"));
+  EXPECT_THAT(error(with(56, ~0ull - 100)), HasSubstr("truncated"));
+  // A configuration far larger than its weights: refused before allocating it.
+  std::string huge = bytes;
+  const std::int32_t big[5] = {64, 1024, 2, 256, 1024};
+  std::memcpy(&huge[12], big, sizeof big);
+  EXPECT_THAT(error(huge), HasSubstr("cannot hold the network"));
+  EXPECT_THAT(error(with(32, ~0ull)), HasSubstr("negative training step"));
+  // Metadata that is not JSON, and rules that are not rules.
+  std::string meta = bytes;
+  meta.replace(meta.size() - 5, 3, "!!!");
+  EXPECT_THAT(error(meta), HasSubstr("bad metadata"));
+  const std::string odd = SerializeCheckpoint(net, 7, nullptr, std::nullopt,
+                                              {{"rules", {{"size", 7}, {"start", "standard"}, {"anti", false}}}});
+  EXPECT_THAT(error(odd), HasSubstr("rules: board size 7 is not supported"));
 }
 
 TEST(Checkpoint, VersionOneFilesStillLoad) {
@@ -226,6 +276,7 @@ TEST(Checkpoint, VersionOneFilesStillLoad) {
   }
   // Version 1: the same without the extra-section size, with its own checksum.
   std::string v1 = v2.substr(0, 56) + v2.substr(64, 8) + v2.substr(72);
+  v1.resize(v1.size() - static_cast<std::size_t>(Get<std::uint64_t>(v2, 56)));  // no metadata
   v1[8] = 1;
   std::uint64_t h = 0xcbf29ce484222325ULL;
   for (std::size_t i = 0; i < v1.size(); ++i) {
@@ -236,8 +287,27 @@ TEST(Checkpoint, VersionOneFilesStillLoad) {
   std::ofstream(path, std::ios::binary | std::ios::trunc) << v1;
   const Checkpoint loaded = LoadCheckpoint(path, Tiny());
   EXPECT_EQ(loaded.step, 42);
-  EXPECT_TRUE(loaded.extra.empty());
+  EXPECT_TRUE(loaded.metadata.empty());
+  EXPECT_FALSE(loaded.rules.has_value());
   std::filesystem::remove(path);
+}
+
+TEST(Checkpoint, VersionTwoFilesStillLoad) {
+  OthelloNet net(Tiny());
+  // Version 2: the same layout as version 3 with a 64-bit FNV-1a checksum, and the rules
+  // of the run (without the keys added later) in the metadata.
+  std::string v2 = SerializeCheckpoint(
+      net, 42, nullptr, std::nullopt,
+      {{"rng", {1, 2, 3, 4}},
+       {"rules", {{"size", 6}, {"start", "standard"}, {"anti", false}, {"empties_to_winner", true}}}});
+  v2[8] = 2;
+  const std::uint64_t h = core::Fnv1a64(v2.data() + 72, v2.size() - 72, core::Fnv1a64(v2.data(), 64));
+  std::memcpy(&v2[64], &h, 8);
+  const Checkpoint loaded = ParseCheckpoint(v2, "v2.ckpt", Tiny());
+  EXPECT_EQ(loaded.step, 42);
+  ASSERT_TRUE(loaded.rules.has_value());
+  EXPECT_EQ(loaded.rules->size, 6);
+  EXPECT_EQ(loaded.metadata["rng"].size(), 4u);
 }
 
 TEST(Inference, EvaluatorGivesProbabilitiesMatchingTheRawForwardPass) {
