@@ -8,16 +8,14 @@
 // Memory is bounded by the window (older positions are dropped); disk keeps the
 // shards the window still needs, older ones are deleted.
 //
-// Shard file: "OZRPLY01" | u32 version | u32 record size | u64 positions | u64 games
-// and u64 positions ever added when it was written | u64 FNV-1a of the records |
-// records. Written to a temporary file
-// and renamed; a damaged shard is reported (core::InputError), never half-read.
+// Shards (replay_format.h) are written atomically (core/file_io.h); a damaged shard,
+// or one holding positions of another board size, is reported (core::InputError
+// naming the file and the record), never half-read.
 //
-// Journal: every finished game is also appended at once to replay/journal.bin
-// ([u64 positions added before it][u32 count][u64 FNV-1a][records], flushed), so a
-// killed run loses only the games in flight; the journal is emptied when its games
-// reach a shard, and on loading a torn last entry or games already in a shard are
-// skipped.
+// Journal: every finished game is also appended at once to replay/journal.bin, so a
+// killed run loses only the games in flight; the journal starts afresh when its games
+// reach a shard. On loading, games already in a shard are skipped, and a torn last
+// entry (a kill during the append) is cut off before anything new is appended.
 //
 // Thread safety: Add, Draw, Flush and the counters may be called from any thread
 // (one mutex).
@@ -42,8 +40,9 @@ struct WindowConfig {
 
 class ReplayBuffer {
  public:
-  // Loads the shards already in `dir` (creating it if needed).
-  ReplayBuffer(std::string dir, const WindowConfig& window);
+  // Loads the shards already in `dir` (creating it if needed); every record must be a
+  // position of `board_size` (0: any size).
+  ReplayBuffer(std::string dir, const WindowConfig& window, int board_size = 8);
 
   void Add(const std::vector<Sample>& game);
   // `count` positions drawn uniformly from the window, each under a random symmetry
@@ -64,9 +63,11 @@ class ReplayBuffer {
   void LoadShards();
   void LoadJournal();
   void AppendJournalLocked(const std::vector<Sample>& game);
+  std::string JournalPath() const;
 
   const std::string dir_;
   const WindowConfig window_;
+  const int board_size_;
   mutable std::mutex mutex_;
   std::deque<Sample> samples_;          // guarded by mutex_
   std::uint64_t seen_ = 0, games_ = 0;  // guarded by mutex_

@@ -1,5 +1,8 @@
 #include "training/sample.h"
 
+#include <cstdlib>
+
+#include "core/geometry.h"
 #include "core/symmetry.h"
 
 namespace othello::training {
@@ -23,6 +26,35 @@ void Sample::SetPosition(const core::Position& position) {
   size = static_cast<std::uint8_t>(position.size());
   Split(position.player(), player);
   Split(position.opponent(), opponent);
+}
+
+std::optional<std::string> CheckSample(const Sample& s, int board_size) {
+  if (!core::IsValidSize(s.size)) return "board size " + std::to_string(s.size) + " is not supported";
+  if (board_size && s.size != board_size) {
+    return std::to_string(s.size) + "x" + std::to_string(s.size) + " position in a " +
+           std::to_string(board_size) + "x" + std::to_string(board_size) + " run";
+  }
+  const int area = s.size * s.size;
+  const core::Bitboard board = (core::Bitboard{1} << area) - 1;
+  const core::Bitboard player = Join(s.player), opponent = Join(s.opponent);
+  if ((player & opponent) || ((player | opponent) & ~board)) return std::string("discs overlap or lie off the board");
+  if (s.has_policy > 1 || s.has_exact > 1) return std::string("flags other than 0 and 1");
+  if (s.wdl[0] + s.wdl[1] + s.wdl[2] != 65535) return std::string("value target does not sum to 65535");
+  for (int i = area + 1; i <= core::kMaxSquares; ++i) {
+    if (s.policy[i]) return std::string("policy target off the board");
+  }
+  for (int i = 0; i < core::kMaxSquares; ++i) {
+    if (s.ownership[i] < -1 || s.ownership[i] > 1 || (i >= area && s.ownership[i])) {
+      return std::string("ownership target out of range");
+    }
+  }
+  if (std::abs(s.exact_score) > area || std::abs(s.final_margin) > area) {
+    return std::string("margin larger than the board");
+  }
+  for (std::uint8_t r : s.reserved) {
+    if (r) return std::string("reserved bytes not zero");
+  }
+  return std::nullopt;
 }
 
 void TransformSample(Sample& sample, int symmetry) {

@@ -2,11 +2,14 @@
 #include <gtest/gtest.h>
 
 #include <filesystem>
+#include <cstring>
 #include <fstream>
 
 #include "core/error.h"
 #include "core/symmetry.h"
+#include "core/checksum.h"
 #include "training/replay_buffer.h"
+#include "training/replay_format.h"
 
 namespace othello::training {
 namespace {
@@ -25,6 +28,7 @@ std::vector<Sample> Game(int length, int tag) {
     game[i].exact_score = static_cast<std::int8_t>(tag);
     game[i].policy[19] = 65535;  // d3
     game[i].ownership[0] = 1;    // a1
+    game[i].wdl[0] = 65535;
   }
   return game;
 }
@@ -99,6 +103,128 @@ TEST(ReplayBuffer, TheJournalKeepsFinishedGamesAcrossAKill) {
   ReplayBuffer flushed(dir, window);
   EXPECT_EQ(flushed.size(), 30u);
   EXPECT_EQ(flushed.seen(), 30u);
+}
+
+TEST(ReplayBuffer, AJournalTornByAKillKeepsTheGamesAppendedAfterTheResume) {
+  const std::string dir = TempDir("torn_then_more");
+  WindowConfig window;
+  window.shard_positions = 1000;
+  {
+    ReplayBuffer buffer(dir, window);
+    for (int g = 0; g < 2; ++g) buffer.Add(Game(10, g));
+  }
+  const auto journal = std::filesystem::path(dir) / "journal.bin";
+  std::filesystem::resize_file(journal, std::filesystem::file_size(journal) - 3);  // a kill
+  {
+    ReplayBuffer resumed(dir, window);  // one game survives; the torn bytes are cut
+    EXPECT_EQ(resumed.games(), 1u);
+    resumed.Add(Game(10, 7));
+    resumed.Add(Game(10, 8));
+  }
+  ReplayBuffer again(dir, window);  // the games after the resume are not lost behind the tear
+  EXPECT_EQ(again.games(), 3u);
+  EXPECT_EQ(again.size(), 30u);
+}
+
+// The bytes of `file`, and `file` written with `bytes`.
+std::string ReadAll(const std::filesystem::path& file) {
+  std::ifstream in(file, std::ios::binary);
+  return std::string(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
+}
+void WriteAll(const std::filesystem::path& file, const std::string& bytes) {
+  std::ofstream(file, std::ios::binary | std::ios::trunc) << bytes;
+}
+
+TEST(ReplayBuffer, RecordsThatAreNotPositionsOfTheRunAreRefused) {
+  std::vector<Sample> game = Game(3, 1);
+  const std::string shard = SerializeShard(game.data(), game.size(), 1, 3);
+  EXPECT_EQ(ParseShard(shard, "ok", 8).samples.size(), 3u);
+  EXPECT_THAT([&] { ParseShard(shard, "six", 6); },
+              ::testing::ThrowsMessage<core::InputError>(
+                  ::testing::HasSubstr("six: record 0: 8x8 position in a 6x6 run")));
+  // Crafted records with right checksums: a board size the code has no room for, discs
+  // on one square, targets off the board.
+  const auto refused = [](Sample s, const std::string& why) {
+    const std::string bytes = SerializeShard(&s, 1, 1, 1);
+    EXPECT_THAT([&] { ParseShard(bytes, "crafted", 0); },
+                ::testing::ThrowsMessage<core::InputError>(::testing::HasSubstr(why)));
+  };
+  Sample s = game[0];
+  s.size = 200;
+  refused(s, "board size 200 is not supported");
+  s = game[0];
+  s.opponent[0] |= s.player[0];
+  refused(s, "discs overlap");
+  s = game[0];
+  s.policy[80] = 1;
+  refused(s, "policy target off the board");
+  s = game[0];
+  s.ownership[5] = 9;
+  refused(s, "ownership target out of range");
+  s = game[0];
+  s.wdl[1] = 1;
+  refused(s, "does not sum to 65535");
+  // Header sizes that do not match the bytes.
+  std::string lying = shard;
+  const std::uint64_t count = ~0ull / 2;
+  std::memcpy(&lying[16], &count, 8);
+  EXPECT_THROW(ParseShard(lying, "lying", 8), core::InputError);
+}
+
+// A version 1 record (the packed layout with a search value) from `s`.
+std::string LegacyRecord(const Sample& s) {
+  std::string r;
+  r.append(reinterpret_cast<const char*>(s.player), 16);
+  r.append(reinterpret_cast<const char*>(s.opponent), 16);
+  for (int v : {int(s.size), int(s.has_policy), int(s.has_exact), int(s.exact_score),
+                int(s.final_margin)}) {
+    r += static_cast<char>(v);
+  }
+  r.append(reinterpret_cast<const char*>(s.wdl), 6);
+  r.append(2, '\x7f');  // the search value, dropped
+  r.append(reinterpret_cast<const char*>(s.policy.data()), 202);
+  r.append(reinterpret_cast<const char*>(s.ownership.data()), 100);
+  return r;
+}
+
+TEST(ReplayBuffer, VersionOneShardsAndJournalsAreConverted) {
+  const std::string dir = TempDir("legacy");
+  std::filesystem::create_directories(dir);
+  const std::vector<Sample> game = Game(4, 3);
+  std::string records;
+  for (const Sample& s : game) records += LegacyRecord(s);
+  ASSERT_EQ(records.size(), 4u * 347);
+  std::string shard("OZRPLY01", 8);
+  const auto put = [](std::string& out, auto v) { out.append(reinterpret_cast<const char*>(&v), sizeof v); };
+  put(shard, std::uint32_t{1});
+  put(shard, std::uint32_t{347});
+  put(shard, std::uint64_t{4});
+  put(shard, std::uint64_t{1});  // games
+  put(shard, std::uint64_t{4});  // positions ever added
+  put(shard, core::Fnv1a64(records.data(), records.size()));
+  WriteAll(std::filesystem::path(dir) / "shard-000000.bin", shard + records);
+  std::string journal;  // version 1: no header; one game after the shard
+  put(journal, std::uint64_t{4});
+  put(journal, std::uint32_t{4});
+  put(journal, core::Fnv1a64(records.data(), records.size()));
+  WriteAll(std::filesystem::path(dir) / "journal.bin", journal + records);
+  WindowConfig window;
+  {
+    ReplayBuffer buffer(dir, window);
+    EXPECT_EQ(buffer.size(), 8u);
+    EXPECT_EQ(buffer.games(), 2u);
+    core::Rng rng(1);
+    const Sample drawn = buffer.Draw(1, rng, false)[0];
+    EXPECT_EQ(drawn.exact_score, 3);
+    EXPECT_EQ(drawn.policy[19], 65535);
+    EXPECT_EQ(drawn.ownership[0], 1);
+    EXPECT_EQ(drawn.wdl[0], 65535);
+    buffer.Add(Game(4, 4));  // appended to the rewritten (version 2) journal
+  }
+  EXPECT_EQ(ReadAll(std::filesystem::path(dir) / "journal.bin").substr(0, 8), "OZJRNL02");
+  ReplayBuffer again(dir, window);
+  EXPECT_EQ(again.size(), 12u);
+  EXPECT_EQ(again.games(), 3u);
 }
 
 TEST(ReplayBuffer, DamagedShardsAreReported) {

@@ -1,0 +1,171 @@
+#include "training/replay_format.h"
+
+#include <cstring>
+
+#include "core/checksum.h"
+#include "core/error.h"
+
+namespace othello::training {
+namespace {
+
+constexpr char kShardMagic[8] = {'O', 'Z', 'R', 'P', 'L', 'Y', '0', '1'};
+constexpr char kJournalMagic[8] = {'O', 'Z', 'J', 'R', 'N', 'L', '0', '2'};
+constexpr std::size_t kShardHeader = 8 + 4 + 4 + 8 + 8 + 8 + 8;
+constexpr std::size_t kJournalHeader = 8 + 4;
+constexpr std::size_t kLegacyRecord = 347;  // version 1's packed record
+
+template <typename T>
+T Load(std::string_view bytes, std::size_t offset) {
+  T value;
+  std::memcpy(&value, bytes.data() + offset, sizeof value);
+  return value;
+}
+
+template <typename T>
+void Append(std::string& out, T value) {
+  out.append(reinterpret_cast<const char*>(&value), sizeof value);
+}
+
+// A version 1 record: u64 player[2], u64 opponent[2], u8 size, u8 has_policy,
+// u8 has_exact, i8 exact_score, i8 final_margin, u16 wdl[3], i16 search value,
+// u16 policy[101], i8 ownership[100], packed.
+Sample FromLegacy(const char* p) {
+  Sample s;
+  std::memcpy(s.player, p, 16);
+  std::memcpy(s.opponent, p + 16, 16);
+  s.size = static_cast<std::uint8_t>(p[32]);
+  s.has_policy = static_cast<std::uint8_t>(p[33]);
+  s.has_exact = static_cast<std::uint8_t>(p[34]);
+  s.exact_score = static_cast<std::int8_t>(p[35]);
+  s.final_margin = static_cast<std::int8_t>(p[36]);
+  std::memcpy(s.wdl, p + 37, sizeof s.wdl);
+  std::memcpy(s.policy.data(), p + 45, sizeof s.policy);
+  std::memcpy(s.ownership.data(), p + 247, sizeof s.ownership);
+  return s;
+}
+
+// `count` records at `records` (version 2 or legacy layout), each checked.
+std::vector<Sample> ReadRecords(const char* records, std::size_t count, bool legacy,
+                                const std::string& what, int board_size) {
+  std::vector<Sample> samples(count);
+  for (std::size_t i = 0; i < count; ++i) {
+    if (legacy) {
+      samples[i] = FromLegacy(records + i * kLegacyRecord);
+    } else {
+      std::memcpy(&samples[i], records + i * sizeof(Sample), sizeof(Sample));
+    }
+    if (auto why = CheckSample(samples[i], board_size)) {
+      throw core::InputError(what + ": record " + std::to_string(i) + ": " + *why);
+    }
+  }
+  return samples;
+}
+
+}  // namespace
+
+std::string SerializeShard(const Sample* samples, std::size_t count, std::uint64_t games,
+                           std::uint64_t seen) {
+  std::string file(kShardMagic, sizeof kShardMagic);
+  Append(file, kReplayVersion);
+  Append(file, static_cast<std::uint32_t>(sizeof(Sample)));
+  Append(file, static_cast<std::uint64_t>(count));
+  Append(file, games);
+  Append(file, seen);
+  const char* records = reinterpret_cast<const char*>(samples);
+  const std::uint32_t crc = core::Crc32(records, count * sizeof(Sample), core::Crc32(file));
+  Append(file, static_cast<std::uint64_t>(crc));
+  file.append(records, count * sizeof(Sample));
+  return file;
+}
+
+Shard ParseShard(std::string_view bytes, const std::string& name, int board_size) {
+  const std::string what = "replay shard " + name;
+  const auto fail = [&](const std::string& why) { throw core::InputError(what + ": " + why); };
+  if (bytes.size() < kShardHeader || std::memcmp(bytes.data(), kShardMagic, 8) != 0) {
+    fail("not a replay shard or truncated header");
+  }
+  const auto version = Load<std::uint32_t>(bytes, 8);
+  const auto record = Load<std::uint32_t>(bytes, 12);
+  const bool legacy = version == 1;
+  const std::size_t record_bytes = legacy ? kLegacyRecord : sizeof(Sample);
+  if ((version != 1 && version != kReplayVersion) || record != record_bytes) {
+    fail("format version " + std::to_string(version) + " with " + std::to_string(record) +
+         "-byte records; this build reads versions 1 and " + std::to_string(kReplayVersion));
+  }
+  const auto count = Load<std::uint64_t>(bytes, 16);
+  Shard shard;
+  shard.games = Load<std::uint64_t>(bytes, 24);
+  shard.seen = Load<std::uint64_t>(bytes, 32);
+  const auto sum = Load<std::uint64_t>(bytes, 40);
+  const std::size_t left = bytes.size() - kShardHeader;
+  if (count > left / record_bytes || left != count * record_bytes) {
+    fail("truncated or padded: " + std::to_string(bytes.size()) + " bytes for " +
+         std::to_string(count) + " records");
+  }
+  const std::string_view records = bytes.substr(kShardHeader);
+  const bool sound =
+      legacy ? core::Fnv1a64(records.data(), records.size()) == sum
+             : core::Crc32(records, core::Crc32(bytes.substr(0, kShardHeader - 8))) == sum;
+  if (!sound) fail("corrupted: checksum mismatch");
+  if (count > shard.seen) fail("corrupted: more records than positions ever added");
+  shard.samples = ReadRecords(records.data(), count, legacy, what, board_size);
+  return shard;
+}
+
+std::string JournalHeader() {
+  std::string header(kJournalMagic, sizeof kJournalMagic);
+  Append(header, static_cast<std::uint32_t>(sizeof(Sample)));
+  return header;
+}
+
+std::string JournalEntry(const std::vector<Sample>& game, std::uint64_t seen_before) {
+  std::string entry;
+  Append(entry, seen_before);
+  Append(entry, static_cast<std::uint32_t>(game.size()));
+  const char* records = reinterpret_cast<const char*>(game.data());
+  const std::size_t bytes = game.size() * sizeof(Sample);
+  Append(entry, core::Crc32(records, bytes, core::Crc32(entry)));
+  entry.append(records, bytes);
+  return entry;
+}
+
+Journal ParseJournal(std::string_view bytes, const std::string& name, int board_size) {
+  const std::string what = "replay journal " + name;
+  Journal journal;
+  // A journal shorter than its header was cut while being created: nothing in it.
+  if (bytes.size() < kJournalHeader) return journal;
+  std::size_t pos = 0;
+  journal.legacy = std::memcmp(bytes.data(), kJournalMagic, 8) != 0;
+  if (!journal.legacy) {
+    if (Load<std::uint32_t>(bytes, 8) != sizeof(Sample)) {
+      throw core::InputError(what + ": " + std::to_string(Load<std::uint32_t>(bytes, 8)) +
+                             "-byte records; this build writes " + std::to_string(sizeof(Sample)));
+    }
+    pos = kJournalHeader;
+  }
+  const std::size_t entry_header = journal.legacy ? 8 + 4 + 8 : 8 + 4 + 4;
+  const std::size_t record_bytes = journal.legacy ? kLegacyRecord : sizeof(Sample);
+  journal.valid_bytes = pos;
+  while (bytes.size() - pos >= entry_header) {
+    const auto before = Load<std::uint64_t>(bytes, pos);
+    const auto count = Load<std::uint32_t>(bytes, pos + 8);
+    const std::size_t left = bytes.size() - pos - entry_header;
+    if (count > left / record_bytes) break;  // torn by a kill: the rest is dropped
+    const std::string_view records = bytes.substr(pos + entry_header, count * record_bytes);
+    const bool sound =
+        journal.legacy
+            ? core::Fnv1a64(records.data(), records.size()) == Load<std::uint64_t>(bytes, pos + 12)
+            : core::Crc32(records, core::Crc32(bytes.substr(pos, 12))) ==
+                  Load<std::uint32_t>(bytes, pos + 12);
+    if (!sound) break;
+    journal.games.push_back(
+        {before, ReadRecords(records.data(), count, journal.legacy,
+                             what + " game " + std::to_string(journal.games.size() + 1),
+                             board_size)});
+    pos += entry_header + records.size();
+    journal.valid_bytes = pos;
+  }
+  return journal;
+}
+
+}  // namespace othello::training

@@ -1,0 +1,59 @@
+#pragma once
+// The replay files (replay_buffer.h keeps them in replay/): shards of finished games'
+// records and the journal of games not yet in a shard. Records are sample.h's Sample.
+//
+// Shard, version 2: "OZRPLY01" | u32 version | u32 record size | u64 records | u64 games
+// and u64 positions ever added when it was written | u64 CRC-32 (core/checksum.h) of
+// the header before this field and of the records | records.
+// Version 1 (read, converted): the same header, 64-bit FNV-1a of the records alone, and
+// 347-byte packed records that also held a search value (dropped).
+//
+// Journal, version 2: "OZJRNL02" | u32 record size, then one entry per finished game:
+// u64 positions ever added before it | u32 records | u32 CRC-32 of the entry's first 12
+// bytes and its records | records. Version 1 (read, converted) had no header and
+// entries of u64 | u32 | u64 FNV-1a of the records | 347-byte records.
+//
+// Reading checks every size against the bytes that remain and every record with
+// CheckSample: a shard that fails is an error (core::InputError naming the file and the
+// record); a journal ends at its first torn or damaged entry (a kill during an
+// append), and everything before it is kept.
+// Thread safety: pure functions.
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "training/sample.h"
+
+namespace othello::training {
+
+inline constexpr std::uint32_t kReplayVersion = 2;
+
+struct Shard {
+  std::vector<Sample> samples;
+  std::uint64_t games = 0;  // games ever added when the shard was written
+  std::uint64_t seen = 0;   // positions ever added when the shard was written
+};
+
+std::string SerializeShard(const Sample* samples, std::size_t count, std::uint64_t games,
+                           std::uint64_t seen);
+// `board_size`: the run's (0: any). Throws core::InputError naming `name`.
+Shard ParseShard(std::string_view bytes, const std::string& name, int board_size);
+
+struct JournalGame {
+  std::uint64_t seen_before = 0;  // positions ever added before this game
+  std::vector<Sample> samples;
+};
+
+struct Journal {
+  std::vector<JournalGame> games;
+  std::size_t valid_bytes = 0;  // the whole entries (a torn tail follows them)
+  bool legacy = false;          // version 1: to be rewritten before appending
+};
+
+std::string JournalHeader();
+std::string JournalEntry(const std::vector<Sample>& game, std::uint64_t seen_before);
+// A record that passes its checksum but not CheckSample throws core::InputError.
+Journal ParseJournal(std::string_view bytes, const std::string& name, int board_size);
+
+}  // namespace othello::training
