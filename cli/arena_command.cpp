@@ -14,7 +14,7 @@ struct ArenaCommandOptions {
   std::vector<std::string> players;
   int games = 2;
   std::string openings = "random:4";
-  int size = 8;
+  int size = 0;  // 0: the model players' (8 without models)
   bool anti = false;
   int parallel = 1;
   bool gauntlet = false;
@@ -39,8 +39,16 @@ void RunArenaCommand(const ArenaCommandOptions& opt) {
     players.push_back(training::MakeArenaPlayer(spec, defaults));
   }
   training::ArenaOptions options;
-  options.rules.size = opt.size;
-  options.rules.anti = opt.anti;
+  // The game the models were trained for, unless given (RunArena refuses a mismatch).
+  for (const training::ArenaPlayer& player : players) {
+    if (player.trained) {
+      options.rules.size = player.trained->size;
+      options.rules.anti = player.trained->anti;
+      break;
+    }
+  }
+  if (opt.size) options.rules.size = opt.size;
+  if (opt.anti) options.rules.anti = true;
   options.games = opt.games;
   options.openings = opt.openings;
   options.parallel = opt.parallel;
@@ -78,8 +86,10 @@ void RegisterArena(CLI::App& app) {
       ->check(CLI::Range(1, 1000000));
   cmd->add_option("--openings", opt->openings,
                   "random:K (K random plies) or a file with one transcript per line");
-  cmd->add_option("--size", opt->size, "Board size (6, 8 or 10; GTP engines need the standard start)");
-  cmd->add_flag("--anti", opt->anti, "Anti-Othello scoring (fewest discs wins)");
+  cmd->add_option("--size", opt->size,
+                  "Board size (6, 8 or 10; default: the models', else 8; GTP engines need the "
+                  "standard start)");
+  cmd->add_flag("--anti", opt->anti, "Anti-Othello scoring (fewest discs wins; default: the models')");
   cmd->add_option("--parallel", opt->parallel, "Games played at once")->check(CLI::Range(1, 256));
   cmd->add_flag("--gauntlet", opt->gauntlet,
                "Only the first player against each of the others (not a round robin)");

@@ -18,7 +18,8 @@ struct EngineCommandOptions {
 
 void RunEngine(const EngineCommandOptions& opt, bool gtp) {
   const PlayModel model = LoadPlayModel(opt.model);
-  play::GameSession session(*model.evaluator, model.rules, opt.strength.Resolve(), opt.seed);
+  play::GameSession session(*model.evaluator, model.rules, opt.strength.Resolve(), opt.seed,
+                            model.rules);
   if (gtp) {
     play::GtpEngine(session).Run(std::cin, std::cout);
   } else {

@@ -1,8 +1,6 @@
 // othello-zero export: a checkpoint to a self-contained model file for play (nn/export.h).
 #include <iostream>
 
-#include <nlohmann/json.hpp>
-
 #include "cli/commands.h"
 #include "nn/checkpoint.h"
 #include "nn/export.h"
@@ -17,30 +15,19 @@ struct ExportOptions {
   bool anti = false;
 };
 
-// The rules a training run stored with the checkpoint (8x8 standard when absent).
-core::Rules CheckpointRules(const nn::Checkpoint& checkpoint, const std::string& path) {
-  core::Rules rules;
-  if (checkpoint.extra.empty()) return rules;
-  try {
-    const auto extra = nlohmann::json::parse(checkpoint.extra);
-    if (!extra.contains("rules")) return rules;
-    const auto& r = extra.at("rules");
-    rules.size = r.at("size").get<int>();
-    auto start = core::ParseStartKind(r.at("start").get<std::string>());
-    if (start) rules.start = *start;
-    rules.anti = r.at("anti").get<bool>();
-    rules.empties_to_winner = r.at("empties_to_winner").get<bool>();
-  } catch (const nlohmann::json::exception& e) {
-    throw CliError("checkpoint " + path + ": bad rules metadata: " + e.what());
-  }
-  return rules;
-}
-
 void RunExport(const ExportOptions& opt) {
   nn::Checkpoint checkpoint = nn::LoadCheckpoint(opt.checkpoint);
-  core::Rules rules = CheckpointRules(checkpoint, opt.checkpoint);
-  if (opt.size) rules.size = opt.size;
-  if (opt.anti) rules.anti = true;
+  // The run's rules; --size and --anti only for checkpoints that do not store them.
+  core::Rules rules = checkpoint.rules.value_or(core::Rules{});
+  core::Rules asked = rules;
+  if (opt.size) asked.size = opt.size;
+  if (opt.anti) asked.anti = true;
+  if (checkpoint.rules) {
+    if (auto mismatch = core::RulesMismatch(rules, asked)) {
+      throw CliError("--size/--anti: " + opt.checkpoint + ": " + *mismatch);
+    }
+  }
+  rules = asked;
   if (auto error = core::ValidateRules(rules)) throw CliError("--size: " + error->message);
   const nn::ModelFile model = nn::ExportModel(checkpoint.net, rules, checkpoint.step);
   nn::WriteModelFile(opt.output, model);
@@ -57,8 +44,9 @@ void RegisterExport(CLI::App& app) {
       "export", "Write a checkpoint as a self-contained model file for play (no LibTorch needed)");
   cmd->add_option("checkpoint", opt->checkpoint, "Checkpoint (.ckpt)")->required();
   cmd->add_option("-o,--output", opt->output, "Model file to write (e.g. model.ozm)")->required();
-  cmd->add_option("--size", opt->size, "Board size the model plays (default: the run's)");
-  cmd->add_flag("--anti", opt->anti, "Mark the model as anti-Othello");
+  cmd->add_option("--size", opt->size,
+                  "Board size the model plays (for checkpoints that do not store the run's rules)");
+  cmd->add_flag("--anti", opt->anti, "Mark the model as anti-Othello (likewise)");
   cmd->callback([opt] { RunExport(*opt); });
 }
 

@@ -42,7 +42,10 @@ void ShowAnalysis(const play::Analysis& analysis, int size, std::ostream& out) {
 void RunPlay(const PlayOptions& opt, std::istream& in, std::ostream& out) {
   const PlayModel model = LoadPlayModel(opt.model);
   core::Rules rules = model.rules;
-  if (opt.size) rules.size = opt.size;
+  if (opt.size && opt.size != model.rules.size) {
+    throw CliError("--size " + std::to_string(opt.size) + ": " + opt.model + " plays " +
+                   core::DescribeRules(model.rules) + " only (the size it was trained for)");
+  }
   auto start = core::ParseStartKind(opt.start);
   if (!start) throw CliError("--start: " + start.error());
   rules.start = *start;
@@ -50,7 +53,7 @@ void RunPlay(const PlayOptions& opt, std::istream& in, std::ostream& out) {
   if (auto error = core::ValidateRules(rules)) throw CliError(error->message);
   if (opt.color != "black" && opt.color != "white") throw CliError("--color must be black or white");
   const core::Color human = opt.color == "black" ? core::Color::kBlack : core::Color::kWhite;
-  play::GameSession session(*model.evaluator, rules, opt.strength.Resolve(), opt.seed);
+  play::GameSession session(*model.evaluator, rules, opt.strength.Resolve(), opt.seed, model.rules);
   out << "You play " << opt.color << " (X is black, O is white) against "
       << session.strength().Describe() << ". " << kHelp;
   bool show = true;
@@ -122,7 +125,7 @@ void RegisterPlay(CLI::App& app) {
   cmd->add_option("--model", opt->model, "Exported model file (or a checkpoint with LibTorch)")
       ->required();
   cmd->add_option("--color", opt->color, "Your colour: black (moves first) or white");
-  cmd->add_option("--size", opt->size, "Board size (default: the model's)");
+  cmd->add_option("--size", opt->size, "Board size (the model's: a different one is an error)");
   cmd->add_option("--start", opt->start, "Start: standard, reversi, random or handicap");
   cmd->add_option("--random-moves", opt->random_moves, "Plies of a random start");
   AddStrengthOptions(*cmd, opt->strength);

@@ -24,6 +24,7 @@ PlayModel LoadPlayModel(const std::string& path) {
   }
 #if OZ_HAVE_TORCH
   nn::Checkpoint checkpoint = nn::LoadCheckpoint(path);
+  model.rules = checkpoint.rules.value_or(core::Rules{});
   nn::InferenceOptions options;
   options.cache_entries = std::size_t{1} << 16;
   model.evaluator = std::make_shared<nn::NetEvaluator>(checkpoint.net, options);

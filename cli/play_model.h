@@ -15,7 +15,8 @@ namespace othello::cli {
 
 struct PlayModel {
   std::shared_ptr<mcts::Evaluator> evaluator;
-  core::Rules rules;  // what the model was trained for (8x8 standard for checkpoints)
+  core::Rules rules;  // what the model was trained for, from its file (8x8 standard for
+                      // checkpoints written before runs stored their rules)
 };
 
 // Throws core::InputError naming the file (a missing, corrupt or unknown file).

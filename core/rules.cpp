@@ -74,6 +74,16 @@ Position StartPosition(const Rules& rules, std::uint64_t seed) {
   return Position::Standard(rules.size);
 }
 
+std::string DescribeRules(const Rules& rules) {
+  return std::to_string(rules.size) + "x" + std::to_string(rules.size) +
+         (rules.anti ? " anti-Othello" : "");
+}
+
+std::optional<std::string> RulesMismatch(const Rules& trained, const Rules& wanted) {
+  if (trained.size == wanted.size && trained.anti == wanted.anti) return std::nullopt;
+  return "the model was trained for " + DescribeRules(trained) + ", not " + DescribeRules(wanted);
+}
+
 std::string_view StartName(StartKind start) { return kStartNames[static_cast<int>(start)]; }
 
 Result<StartKind> ParseStartKind(std::string_view name) {

@@ -48,6 +48,14 @@ Square RandomLegalMove(const Position& position, Rng& rng);
 // stops early if the game ends before `random_moves` plies.
 Position StartPosition(const Rules& rules, std::uint64_t seed = 0);
 
+// "8x8", "6x6 anti-Othello", ... for messages.
+std::string DescribeRules(const Rules& rules);
+
+// Why a model (or a run) trained under `trained` cannot play under `wanted`: another
+// board size or the other goal (anti-Othello). The start and the empties rule may
+// differ (every start leads to positions the model knows). nullopt when they agree.
+std::optional<std::string> RulesMismatch(const Rules& trained, const Rules& wanted);
+
 std::string_view StartName(StartKind start);
 Result<StartKind> ParseStartKind(std::string_view name);
 

@@ -39,21 +39,38 @@ std::string FormatDiscs(double discs) {
 }
 
 GameSession::GameSession(mcts::Evaluator& evaluator, const core::Rules& rules, Strength strength,
-                         std::uint64_t seed)
-    : evaluator_(evaluator), game_(rules, seed), strength_(strength), seed_(seed), rng_(seed) {}
+                         std::uint64_t seed, std::optional<core::Rules> trained)
+    : evaluator_(evaluator),
+      trained_(std::move(trained)),
+      game_(rules, seed),
+      strength_(strength),
+      seed_(seed),
+      rng_(seed) {
+  if (auto error = Allowed(rules)) throw core::InputError(error->message);
+}
+
+std::optional<core::Error> GameSession::Allowed(const core::Rules& rules) const {
+  if (auto error = core::ValidateRules(rules)) return error;
+  if (trained_) {
+    if (auto mismatch = core::RulesMismatch(*trained_, rules)) return core::Error{*mismatch};
+  }
+  return std::nullopt;
+}
 
 std::optional<core::Error> GameSession::NewGame(const core::Rules& rules) {
-  if (auto error = core::ValidateRules(rules)) return error;
+  if (auto error = Allowed(rules)) return error;
   game_ = core::Game(rules, ++seed_);
   redo_.clear();
   tree_.Reset();
   return std::nullopt;
 }
 
-void GameSession::SetGame(const core::GgfRecord& record) {
+std::optional<core::Error> GameSession::SetGame(const core::GgfRecord& record) {
+  if (auto error = Allowed(record.rules)) return error;
   game_ = record.ToGame();
   redo_.clear();
   tree_.Reset();
+  return std::nullopt;
 }
 
 std::optional<core::Error> GameSession::Play(core::Square move) {

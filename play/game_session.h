@@ -48,11 +48,14 @@ struct Analysis {
 
 class GameSession {
  public:
+  // `rules`: the first game's. `trained`: the rules of the model behind `evaluator`,
+  // when it has one; games of another size or goal are then refused (NewGame, SetGame).
   GameSession(mcts::Evaluator& evaluator, const core::Rules& rules, Strength strength,
-              std::uint64_t seed = 1);
+              std::uint64_t seed = 1, std::optional<core::Rules> trained = std::nullopt);
 
   const core::Game& game() const { return game_; }
   const core::Rules& rules() const { return game_.rules(); }
+  const std::optional<core::Rules>& trained() const { return trained_; }
   const Strength& strength() const { return strength_; }
   void set_strength(const Strength& strength) { strength_ = strength; }
   bool can_redo() const { return !redo_.empty(); }
@@ -60,7 +63,7 @@ class GameSession {
   // A new game under `rules` (validated: an error names the problem).
   std::optional<core::Error> NewGame(const core::Rules& rules);
   // Replaces the game with a recorded one (its rules, start and moves).
-  void SetGame(const core::GgfRecord& record);
+  std::optional<core::Error> SetGame(const core::GgfRecord& record);
   // Plays a move for the side to move (kPass only when forced); clears redo.
   std::optional<core::Error> Play(core::Square move);
   // Plays forced passes until the side to move has a move or the game is over.
@@ -75,7 +78,11 @@ class GameSession {
   Analysis PlayAi(double extra_seconds = 0);
 
  private:
+  // The rules `trained_` allows (an error naming the mismatch otherwise).
+  std::optional<core::Error> Allowed(const core::Rules& rules) const;
+
   mcts::Evaluator& evaluator_;
+  const std::optional<core::Rules> trained_;
   core::Game game_;
   Strength strength_;
   std::vector<core::Square> redo_;

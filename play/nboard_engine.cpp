@@ -61,7 +61,7 @@ std::string NBoardEngine::Execute(const std::string& command, const std::string&
       const std::size_t at = rest.find("game");
       auto record = core::ParseGgf(rest.substr(at + 4));
       if (!record) Error("set game: " + record.error());
-      session_.SetGame(*record);
+      if (auto error = session_.SetGame(*record)) Error("set game: " + error->message);
       return "";
     }
     Error("unknown setting '" + args[0] + "'");

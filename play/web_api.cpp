@@ -29,14 +29,21 @@ json ParseBody(const std::string& body) {
   }
 }
 
-template <typename T>
-T Field(const json& j, const char* key, T fallback) {
+// Typed fields of a request: a value of another type (1.5 or 1e300 for an integer) is a
+// bad request, never converted.
+int IntField(const json& j, const char* key, int fallback) {
   if (!j.contains(key)) return fallback;
-  try {
-    return j.at(key).get<T>();
-  } catch (const json::exception&) {
-    throw BadRequest{std::string("field '") + key + "' has the wrong type"};
+  const json& v = j.at(key);
+  if (!v.is_number_integer() || v.get<std::int64_t>() < -1000000 || v.get<std::int64_t>() > 1000000) {
+    throw BadRequest{std::string("field '") + key + "' must be an integer"};
   }
+  return v.get<int>();
+}
+
+std::string StringField(const json& j, const char* key, const std::string& fallback) {
+  if (!j.contains(key)) return fallback;
+  if (!j.at(key).is_string()) throw BadRequest{std::string("field '") + key + "' must be a string"};
+  return j.at(key).get<std::string>();
 }
 
 HttpReply Error(int status, const std::string& message) {
@@ -45,8 +52,9 @@ HttpReply Error(int status, const std::string& message) {
 
 }  // namespace
 
-WebApi::WebApi(mcts::Evaluator& evaluator, const core::Rules& rules, int level, std::uint64_t seed)
-    : session_(evaluator, rules, StrengthForLevel(level), seed), level_(level) {}
+WebApi::WebApi(mcts::Evaluator& evaluator, const core::Rules& rules, int level, std::uint64_t seed,
+               std::optional<core::Rules> trained)
+    : session_(evaluator, rules, StrengthForLevel(level), seed, std::move(trained)), level_(level) {}
 
 void WebApi::AiTurns() {
   for (;;) {
@@ -103,6 +111,8 @@ std::string WebApi::State() const {
                 {"can_undo", !game.moves().empty()},
                 {"can_redo", session_.can_redo()},
                 {"level", level_},
+                {"sizes", session_.trained() ? json::array({session_.trained()->size})
+                                             : json::array({6, 8, 10})},
                 {"start", core::StartName(session_.rules().start)},
                 {"ai", ai_note_},
                 {"pass", pass_note_}};
@@ -130,15 +140,15 @@ HttpReply WebApi::Handle(const std::string& method, const std::string& path, con
     const json request = ParseBody(body);
     if (path == "/api/new") {
       core::Rules rules = session_.rules();
-      rules.size = Field<int>(request, "size", rules.size);
-      auto start = core::ParseStartKind(Field<std::string>(request, "start", "standard"));
+      rules.size = IntField(request, "size", rules.size);
+      auto start = core::ParseStartKind(StringField(request, "start", "standard"));
       if (!start) throw BadRequest{"start: " + start.error()};
       rules.start = *start;
       rules.random_moves = 8;
       rules.handicap = rules.start == core::StartKind::kHandicap ? 1 : 0;
-      const std::string color = Field<std::string>(request, "color", "black");
+      const std::string color = StringField(request, "color", "black");
       if (color != "black" && color != "white") throw BadRequest{"color must be black or white"};
-      const int level = Field<int>(request, "level", level_);
+      const int level = IntField(request, "level", level_);
       if (level < 1 || level > 10) throw BadRequest{"level must be 1 to 10"};
       if (auto error = session_.NewGame(rules)) throw BadRequest{error->message};
       human_ = color == "black" ? core::Color::kBlack : core::Color::kWhite;
@@ -149,7 +159,7 @@ HttpReply WebApi::Handle(const std::string& method, const std::string& path, con
       AiTurns();
     } else if (path == "/api/move") {
       if (!request.contains("move")) throw BadRequest{"field 'move' is missing"};
-      const std::string text = Field<std::string>(request, "move", "");
+      const std::string text = StringField(request, "move", "");
       const core::Position& pos = session_.game().position();
       if (pos.IsGameOver()) throw BadRequest{"the game is over"};
       if (pos.side_to_move() != human_) throw BadRequest{"it is not your turn"};

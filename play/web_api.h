@@ -2,8 +2,10 @@
 // The web page's API (`othello-zero serve`), separate from HTTP so it can be tested:
 //   GET  /               the page (play/web_page.cpp)
 //   GET  /api/state      the game: board, side to move, legal moves, move list, counts,
-//                        last move, result, transcript, the AI's last evaluation
+//                        last move, result, transcript, the AI's last evaluation, and
+//                        the board sizes a new game may have (the model's)
 //   POST /api/new        {"size": 8, "start": "standard", "color": "black", "level": 6}
+//                        (a size the model was not trained for is refused)
 //   POST /api/move       {"move": "f5"}: the person's move; forced passes are played and
 //                        the AI answers until it is the person's turn or the game ends
 //   POST /api/hints      evaluations of every legal move (win probability, discs, visits)
@@ -32,8 +34,10 @@ struct HttpReply {
 
 class WebApi {
  public:
-  // `rules`: the default game (the model's size); `level`: the default strength.
-  WebApi(mcts::Evaluator& evaluator, const core::Rules& rules, int level, std::uint64_t seed);
+  // `rules`: the default game; `level`: the default strength; `trained`: the model's
+  // rules, when the evaluator has a model (games of other sizes are refused).
+  WebApi(mcts::Evaluator& evaluator, const core::Rules& rules, int level, std::uint64_t seed,
+         std::optional<core::Rules> trained = std::nullopt);
   HttpReply Handle(const std::string& method, const std::string& path, const std::string& body);
 
  private:

@@ -51,7 +51,7 @@ const char* WebPageHtml() {
     </div>
     <fieldset>
       <legend>New game</legend>
-      <label>Size <select id="size"><option>6</option><option selected>8</option><option>10</option></select></label>
+      <label>Size <select id="size"></select></label>
       <label>Start <select id="start"><option>standard</option><option>reversi</option><option>random</option><option>handicap</option></select></label>
       <label>You play <select id="color"><option>black</option><option>white</option></select></label>
       <label>Level <select id="level"></select></label>
@@ -164,6 +164,12 @@ for (let level = 1; level <= 10; level++) {
 }
 run(async () => {
   state = await api("/api/state");
+  // The sizes the model plays (a model knows one board size).
+  for (const size of state.sizes) {
+    const option = document.createElement("option");
+    option.textContent = size;
+    $("size").appendChild(option);
+  }
   $("level").value = state.level;
   $("size").value = state.size;
 });

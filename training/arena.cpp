@@ -12,6 +12,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "core/file_io.h"
 #include "core/notation.h"
 
 namespace othello::training {
@@ -126,12 +127,17 @@ ArenaSummary RunArena(const std::vector<ArenaPlayer>& players, const ArenaOption
       summary.pairs.push_back(pair);
     }
   }
-  std::ofstream ggf;
+  for (const ArenaPlayer& player : players) {
+    if (!player.trained) continue;
+    if (auto mismatch = core::RulesMismatch(*player.trained, options.rules)) {
+      throw core::InputError("player " + player.name + ": " + *mismatch);
+    }
+  }
+  std::string ggf;  // the game file, or "" for none
   if (!options.out_dir.empty()) {
     fs::create_directories(options.out_dir);
-    const fs::path file = fs::path(options.out_dir) / "games.ggf";
-    ggf.open(file, std::ios::app);
-    if (!ggf) throw core::InputError(file.string() + ": cannot be written");
+    ggf = (fs::path(options.out_dir) / "games.ggf").string();
+    core::RepairTornTail(ggf, "game file");
   }
 
   std::mutex mutex;  // guards summary, ggf, log and first_error
@@ -162,7 +168,7 @@ ArenaSummary RunArena(const std::vector<ArenaPlayer>& players, const ArenaOption
           const bool a_lost = margin_a < 0;
           (game.end == play::GameEnd::kTime ? pair.time_losses : pair.forfeits)[a_lost ? 0 : 1]++;
         }
-        if (ggf.is_open()) ggf << core::WriteGgf(game.record) << "\n" << std::flush;
+        if (!ggf.empty()) core::AppendToFile(ggf, core::WriteGgf(game.record) + "\n", "game file");
         log << "game " << ++finished << "/" << jobs.size() << ": " << game.record.black_name
             << " (black) - " << game.record.white_name << " (white) " << std::showpos
             << game.black_margin << std::noshowpos

@@ -6,7 +6,8 @@
 // where possible, the same list for every pair) or read from a file of transcripts.
 // Games run `parallel` at a time, each with fresh players from the factories (so each
 // engine game has its own process); every finished game is appended to
-// OUT/games.ggf at once (a killed arena keeps what it played).
+// OUT/games.ggf at once, one line per game (a killed arena keeps what it played; an
+// unfinished last line left by a kill is cut when the next arena opens the file).
 // Thread safety: RunArena owns its threads; factories are called from them and must be
 // thread-safe (shared evaluators are).
 #include <functional>
@@ -24,6 +25,9 @@ namespace othello::training {
 
 struct ArenaPlayer {
   std::string name;
+  // For a model: the rules it was trained for (the arena refuses games of another
+  // size or goal).
+  std::optional<core::Rules> trained;
   // A fresh player for one game; `seed` differs game by game.
   std::function<std::unique_ptr<play::Player>(std::uint64_t seed)> make;
 };
@@ -69,7 +73,8 @@ std::vector<std::vector<core::Square>> ArenaOpenings(const std::string& spec,
                                                      std::uint64_t seed);
 
 // Plays the round robin; logs one line per game to `log`. Throws core::InputError on
-// bad options, and rethrows the first unexpected error of a game thread.
+// bad options (a model player trained for other rules included), and rethrows the
+// first unexpected error of a game thread (a failed write of games.ggf included).
 ArenaSummary RunArena(const std::vector<ArenaPlayer>& players, const ArenaOptions& options,
                       std::ostream& log);
 

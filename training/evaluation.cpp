@@ -69,6 +69,11 @@ CheckpointEvaluation::CheckpointEvaluation(const TrainingConfig& config, const s
     } catch (const core::InputError& e) {
       throw core::InputError(std::string("eval.opponents: ") + e.what());
     }
+    if (fixed_.back().trained) {
+      if (auto mismatch = core::RulesMismatch(*fixed_.back().trained, config.rules)) {
+        throw core::InputError("eval.opponents: player '" + spec + "': " + *mismatch);
+      }
+    }
   }
 }
 

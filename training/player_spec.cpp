@@ -94,7 +94,9 @@ ArenaPlayer ModelPlayer(const std::string& spec, const std::string& path,
   const std::string name = std::filesystem::path(path).stem().string() +
                            (search.visits ? "/v" + std::to_string(search.visits) : "") +
                            (search.seconds_per_move > 0 ? "/" + options.at("time") + "s" : "");
-  return SearchArenaPlayer(name, evaluator, search);
+  ArenaPlayer player = SearchArenaPlayer(name, evaluator, search);
+  player.trained = checkpoint.rules.value_or(core::Rules{});
+  return player;
 }
 
 }  // namespace

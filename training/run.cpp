@@ -1,14 +1,18 @@
 #include "training/run.h"
 
+#include <algorithm>
 #include <chrono>
+#include <cstdio>
 #include <filesystem>
-#include <fstream>
+#include <stdexcept>
 #include <thread>
 
 #include <nlohmann/json.hpp>
 
 #include "core/error.h"
+#include "core/file_io.h"
 #include "nn/checkpoint.h"
+#include "nn/rules_json.h"
 #include "training/evaluation.h"
 #include "training/replay_buffer.h"
 #include "training/self_play.h"
@@ -22,6 +26,16 @@ using Clock = std::chrono::steady_clock;
 
 double Since(Clock::time_point t) {
   return std::chrono::duration<double>(Clock::now() - t).count();
+}
+
+// Runs `action`; a failure becomes one error that says what was being done.
+template <typename Action>
+void Attempt(const std::string& what, Action&& action) {
+  try {
+    action();
+  } catch (const std::exception& e) {
+    throw std::runtime_error(what + " failed: " + e.what());
+  }
 }
 
 // Running means of the loss terms between two reports.
@@ -43,6 +57,53 @@ struct LossMeans {
   }
 };
 
+// The self-play threads. Stop() (also run by the destructor, so that an error
+// unwinding through the run never meets a joinable thread) sets the stop flag and joins
+// them; a thread that fails records its error and stops the others.
+class SelfPlayThreads {
+ public:
+  SelfPlayThreads(const TrainingConfig& config, ModelSource& models, ReplayBuffer& buffer,
+                  SelfPlayStats& stats, std::int64_t step)
+      : errors_(config.selfplay_threads) {
+    for (int t = 0; t < config.selfplay_threads; ++t) {
+      threads_.emplace_back([&, t, step] {
+        try {
+          SelfPlayWorker worker(config, models, buffer, stats,
+                                core::Mix64(config.seed * 1000003 + step * 31 + t));
+          worker.Run(stop_);
+        } catch (...) {
+          errors_[t] = std::current_exception();  // read only after the join
+          stop_.store(true);
+        }
+      });
+    }
+  }
+  SelfPlayThreads(const SelfPlayThreads&) = delete;
+  SelfPlayThreads& operator=(const SelfPlayThreads&) = delete;
+  ~SelfPlayThreads() { Stop(); }
+
+  bool stopped() const { return stop_.load(); }
+  void Stop() {
+    stop_.store(true);
+    for (std::thread& t : threads_) {
+      if (t.joinable()) t.join();
+    }
+  }
+  // After Stop(): throws the first thread's error, naming the thread.
+  void RethrowError() const {
+    for (std::size_t t = 0; t < errors_.size(); ++t) {
+      if (errors_[t]) {
+        Attempt("self-play thread " + std::to_string(t), [&] { std::rethrow_exception(errors_[t]); });
+      }
+    }
+  }
+
+ private:
+  std::atomic<bool> stop_{false};
+  std::vector<std::exception_ptr> errors_;  // one per thread, written by it before it ends
+  std::vector<std::thread> threads_;
+};
+
 class Run {
  public:
   Run(const TrainingConfig& config, const std::string& dir, std::ostream& log, bool interactive)
@@ -51,44 +112,51 @@ class Run {
   RunSummary Execute(const std::atomic<bool>& stop);
 
  private:
+  // The steps of Execute, in order.
+  nn::Checkpoint Resume();
+  void TrainUntilStopped(Trainer& trainer, ReplayBuffer& buffer, ModelSource& models,
+                         const SelfPlayStats& stats, const SelfPlayThreads& selfplay,
+                         const std::atomic<bool>& stop);
+
   void SaveCheckpoint(Trainer& trainer, ReplayBuffer& buffer);
-  core::Rng rng_;  // the trainer's sampling generator, saved in every checkpoint
   // Evaluates a new checkpoint and publishes it to self-play (with gating: if it passes).
   void Evaluate(Trainer& trainer, ModelSource& models);
-  std::unique_ptr<CheckpointEvaluation> evaluation_;
-  int checkpoints_ = 0;
   void Report(const Trainer& trainer, const ReplayBuffer& buffer, const SelfPlayStats& stats,
               const LossMeans& losses, bool final_line);
+  void AppendMetrics(const nlohmann::json& line);
+  fs::path CheckpointPath(const std::string& name) const { return dir_ / "checkpoints" / name; }
 
   const TrainingConfig config_;
   const fs::path dir_;
   std::ostream& log_;
   const bool interactive_;
+  core::Rng rng_;  // the trainer's sampling generator, saved in every checkpoint
+  std::unique_ptr<CheckpointEvaluation> evaluation_;
+  int checkpoints_ = 0;
+  LossMeans losses_;  // since the last report
   Clock::time_point start_ = Clock::now();
-  Clock::time_point last_checkpoint_ = Clock::now();
   double last_report_time_ = 0;
   std::uint64_t last_positions_ = 0, last_evaluations_ = 0;
 };
 
+void Run::AppendMetrics(const nlohmann::json& line) {
+  core::AppendToFile((dir_ / "metrics.jsonl").string(), line.dump() + "\n", "metrics");
+}
+
 void Run::SaveCheckpoint(Trainer& trainer, ReplayBuffer& buffer) {
-  buffer.Flush();
-  const fs::path latest = dir_ / "checkpoints" / "latest.ckpt";
-  const std::uint64_t* state = rng_.state();
-  // The trainer's random state (for an exact resume) and the rules (for export).
-  const nlohmann::json extra = {
-      {"rng", {state[0], state[1], state[2], state[3]}},
-      {"rules",
-       {{"size", config_.rules.size},
-        {"start", std::string(core::StartName(config_.rules.start))},
-        {"anti", config_.rules.anti},
-        {"empties_to_winner", config_.rules.empties_to_winner}}}};
-  nn::SaveCheckpoint(latest.string(), trainer.net(), trainer.step(), &trainer.optimizer(),
-                     extra.dump());
-  const fs::path copy = dir_ / "checkpoints" / (StepName(trainer.step()) + ".ckpt");
-  const fs::path tmp = copy.string() + ".tmp";
-  fs::copy_file(latest, tmp, fs::copy_options::overwrite_existing);
-  fs::rename(tmp, copy);
-  last_checkpoint_ = Clock::now();
+  const std::int64_t step = trainer.step();
+  Attempt("checkpoint at step " + std::to_string(step), [&] {
+    buffer.Flush();
+    const std::uint64_t* state = rng_.state();
+    // The trainer's random state, for an exact resume.
+    const nlohmann::json metadata = {{"rng", {state[0], state[1], state[2], state[3]}}};
+    const std::string bytes = nn::SerializeCheckpoint(trainer.net(), step, &trainer.optimizer(),
+                                                      config_.rules, metadata);
+    // The step's own copy first: latest.ckpt never names a step whose file is missing.
+    core::WriteFileAtomically(CheckpointPath(StepName(step) + ".ckpt").string(), bytes,
+                              "checkpoint");
+    core::WriteFileAtomically(CheckpointPath("latest.ckpt").string(), bytes, "checkpoint");
+  });
 }
 
 void Run::Evaluate(Trainer& trainer, ModelSource& models) {
@@ -100,19 +168,21 @@ void Run::Evaluate(Trainer& trainer, ModelSource& models) {
   }
   std::int64_t current_step = 0;
   std::shared_ptr<nn::NetEvaluator> current = models.Current(&current_step);
-  const EvaluationReport report = evaluation_->Evaluate(trainer.net(), step, current, current_step);
+  EvaluationReport report;
+  Attempt("evaluation of step " + std::to_string(step), [&] {
+    report = evaluation_->Evaluate(trainer.net(), step, current, current_step);
+  });
   if (!gating || report.gate_passed) {
     models.Publish(trainer.net(), step);
     if (gating) {  // self-play resumes from the model that passed the gate
-      const fs::path best = dir_ / "checkpoints" / "best.ckpt";
-      fs::copy_file(dir_ / "checkpoints" / (StepName(step) + ".ckpt"), best.string() + ".tmp",
-                    fs::copy_options::overwrite_existing);
-      fs::rename(best.string() + ".tmp", best);
+      const fs::path from = CheckpointPath(StepName(step) + ".ckpt");
+      core::WriteFileAtomically(CheckpointPath("best.ckpt").string(),
+                                core::ReadFile(from.string(), "checkpoint"), "checkpoint");
     }
   }
   nlohmann::json line = report.json;
   line["seconds"] = Since(start_);
-  std::ofstream(dir_ / "metrics.jsonl", std::ios::app) << nlohmann::json{{"eval", line}}.dump() << "\n";
+  AppendMetrics({{"eval", line}});
   const std::string text =
       "[" + std::to_string(static_cast<long long>(Since(start_))) + "s] " + report.text;
   log_ << (interactive_ ? "\r" + text + "\033[K\n" : text + "\n") << std::flush;
@@ -140,7 +210,7 @@ void Run::Report(const Trainer& trainer, const ReplayBuffer& buffer, const SelfP
       {"resign_checks", stats.resign_checks.load()},
       {"resign_false_positives", stats.resign_false_positives.load()}};
   if (losses.count > 0) line["loss"] = losses.Json();
-  std::ofstream(dir_ / "metrics.jsonl", std::ios::app) << line.dump() << "\n";
+  AppendMetrics(line);
   char loss_text[96] = "no training steps";
   if (losses.count > 0) {
     const nlohmann::json mean = losses.Json();
@@ -163,75 +233,56 @@ void Run::Report(const Trainer& trainer, const ReplayBuffer& buffer, const SelfP
   }
 }
 
-RunSummary Run::Execute(const std::atomic<bool>& stop) {
+// The checkpoint to resume from (a null net on a new run) and the trainer's random
+// state; also mends a metrics file cut short by a kill.
+nn::Checkpoint Run::Resume() {
   fs::create_directories(dir_ / "checkpoints");
-  const fs::path latest = dir_ / "checkpoints" / "latest.ckpt";
-  nn::Checkpoint checkpoint;
-  if (fs::exists(latest)) {
-    checkpoint = nn::LoadCheckpoint(latest.string(), config_.net);
-    log_ << "resuming " << dir_.string() << " from step " << checkpoint.step << "\n";
+  if (const std::uint64_t cut = core::RepairTornTail((dir_ / "metrics.jsonl").string(), "metrics")) {
+    log_ << "metrics.jsonl: removed an unfinished last line (" << cut << " bytes)\n";
   }
-  Trainer trainer(config_, checkpoint, latest.string());
   rng_ = core::Rng(config_.seed);
-  if (!checkpoint.extra.empty()) {  // resume the trainer's random stream exactly
-    try {
-      const auto saved = nlohmann::json::parse(checkpoint.extra).at("rng").get<std::vector<std::uint64_t>>();
-      if (saved.size() == 4) rng_.set_state(saved.data());
-    } catch (const nlohmann::json::exception& e) {
-      throw core::InputError("checkpoint " + latest.string() + ": bad run state: " + e.what());
+  const fs::path latest = CheckpointPath("latest.ckpt");
+  if (!fs::exists(latest)) return {};
+  nn::Checkpoint checkpoint = nn::LoadCheckpoint(latest.string(), config_.net);
+  if (checkpoint.rules) {
+    if (auto mismatch = core::RulesMismatch(*checkpoint.rules, config_.rules)) {
+      throw core::InputError("checkpoint " + latest.string() + ": " + *mismatch +
+                             " (the config's game.* differs from the run's)");
     }
   }
-  WindowConfig window;
-  window.growing = config_.window == "growing";
-  window.min = config_.window_min;
-  window.max = config_.window_max;
-  window.exponent = config_.window_exponent;
-  window.shard_positions = config_.shard_positions;
-  ReplayBuffer buffer((dir_ / "replay").string(), window);
-  if (!checkpoint.net) SaveCheckpoint(trainer, buffer);
-
-  evaluation_ = std::make_unique<CheckpointEvaluation>(config_, dir_.string());
-  ModelSource models(config_.inference);
-  const fs::path best = dir_ / "checkpoints" / "best.ckpt";
-  if (config_.eval_gate > 0 && fs::exists(best)) {  // gating: self-play's model passed the gate
-    nn::Checkpoint gated = nn::LoadCheckpoint(best.string(), config_.net);
-    models.Publish(gated.net, gated.step);
-  } else {
-    models.Publish(trainer.net(), trainer.step());
+  const auto rng = checkpoint.metadata.find("rng");
+  if (rng != checkpoint.metadata.end()) {  // resume the trainer's random stream exactly
+    if (!rng->is_array() || rng->size() != 4 ||
+        !std::all_of(rng->begin(), rng->end(), [](const auto& v) { return v.is_number_unsigned(); })) {
+      throw core::InputError("checkpoint " + latest.string() +
+                             ": bad run state: rng must be 4 unsigned integers");
+    }
+    const auto state = rng->get<std::vector<std::uint64_t>>();
+    rng_.set_state(state.data());
   }
-  SelfPlayStats stats;
-  std::atomic<bool> stop_selfplay{false};
-  std::vector<std::thread> workers;
-  std::vector<std::exception_ptr> errors(config_.selfplay_threads);
-  for (int t = 0; t < config_.selfplay_threads; ++t) {
-    workers.emplace_back([&, t] {
-      try {
-        SelfPlayWorker worker(config_, models, buffer, stats,
-                              core::Mix64(config_.seed * 1000003 + trainer.step() * 31 + t));
-        worker.Run(stop_selfplay);
-      } catch (...) {
-        errors[t] = std::current_exception();
-        stop_selfplay.store(true);
-      }
-    });
-  }
+  log_ << "resuming " << dir_.string() << " from step " << checkpoint.step << "\n";
+  return checkpoint;
+}
 
-  LossMeans losses;
+void Run::TrainUntilStopped(Trainer& trainer, ReplayBuffer& buffer, ModelSource& models,
+                            const SelfPlayStats& stats, const SelfPlayThreads& selfplay,
+                            const std::atomic<bool>& stop) {
   double trained = static_cast<double>(trainer.step()) * config_.batch_size;
   const auto time_up = [&] {
     return (config_.minutes > 0 && Since(start_) >= config_.minutes * 60) ||
            (config_.steps > 0 && trainer.step() >= config_.steps);
   };
-  while (!stop.load() && !stop_selfplay.load() && !time_up()) {
+  while (!stop.load() && !selfplay.stopped() && !time_up()) {
     const double allowed = config_.samples_per_position * buffer.seen();
     if (buffer.size() < static_cast<std::size_t>(config_.min_positions) ||
         trained + config_.batch_size > allowed) {
       std::this_thread::sleep_for(std::chrono::milliseconds(20));
     } else {
-      losses.Add(trainer.Step(buffer.Draw(config_.batch_size, rng_)));
+      Attempt("training step " + std::to_string(trainer.step() + 1), [&] {
+        losses_.Add(trainer.Step(buffer.Draw(config_.batch_size, rng_)));
+      });
       trained += config_.batch_size;
-      const bool checkpoint = trainer.step() % config_.checkpoint_every == 0;
-      if (checkpoint) {
+      if (trainer.step() % config_.checkpoint_every == 0) {
         SaveCheckpoint(trainer, buffer);
         Evaluate(trainer, models);
       } else if (trainer.step() % config_.publish_every == 0 && config_.eval_gate == 0) {
@@ -239,17 +290,41 @@ RunSummary Run::Execute(const std::atomic<bool>& stop) {
       }
     }
     if (Since(start_) - last_report_time_ >= (interactive_ ? 1.0 : 10.0)) {
-      Report(trainer, buffer, stats, losses, false);
-      losses = LossMeans{};
+      Report(trainer, buffer, stats, losses_, false);
+      losses_ = LossMeans{};
     }
   }
-  stop_selfplay.store(true);
-  for (auto& w : workers) w.join();
-  for (auto& e : errors) {
-    if (e) std::rethrow_exception(e);
+}
+
+RunSummary Run::Execute(const std::atomic<bool>& stop) {
+  const nn::Checkpoint checkpoint = Resume();
+  Trainer trainer(config_, checkpoint, CheckpointPath("latest.ckpt").string());
+  WindowConfig window;
+  window.growing = config_.window == "growing";
+  window.min = config_.window_min;
+  window.max = config_.window_max;
+  window.exponent = config_.window_exponent;
+  window.shard_positions = config_.shard_positions;
+  ReplayBuffer buffer((dir_ / "replay").string(), window, config_.rules.size);
+  if (!checkpoint.net) SaveCheckpoint(trainer, buffer);
+
+  evaluation_ = std::make_unique<CheckpointEvaluation>(config_, dir_.string());
+  ModelSource models(config_.inference);
+  const fs::path best = CheckpointPath("best.ckpt");
+  if (config_.eval_gate > 0 && fs::exists(best)) {  // gating: self-play's model passed the gate
+    nn::Checkpoint gated = nn::LoadCheckpoint(best.string(), config_.net);
+    models.Publish(gated.net, gated.step);
+  } else {
+    models.Publish(trainer.net(), trainer.step());
   }
+  SelfPlayStats stats;
+  // Declared after what the threads use, so that they are joined before it goes.
+  SelfPlayThreads selfplay(config_, models, buffer, stats, trainer.step());
+  TrainUntilStopped(trainer, buffer, models, stats, selfplay, stop);
+  selfplay.Stop();
+  selfplay.RethrowError();
   SaveCheckpoint(trainer, buffer);
-  Report(trainer, buffer, stats, losses, true);
+  Report(trainer, buffer, stats, losses_, true);
   return RunSummary{trainer.step(), buffer.games(), buffer.seen(), Since(start_)};
 }
 

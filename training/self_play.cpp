@@ -26,13 +26,45 @@ std::shared_ptr<nn::NetEvaluator> ModelSource::Current(std::int64_t* step) const
   return current_;
 }
 
+core::Outcome GameResult(const core::Position& final_position, const core::Rules& rules,
+                         std::optional<core::Color> resigned) {
+  core::Outcome outcome = core::Score(final_position, rules);
+  if (resigned) {
+    // The resigning side loses; the margin keeps the board's size but not its sign.
+    const int size = std::max(1, std::abs(outcome.black_margin));
+    outcome.black_margin = *resigned == core::Color::kBlack ? -size : size;
+  }
+  return outcome;
+}
+
+void FillTargets(GameRecords& game, const core::Position& final_position,
+                 const core::Outcome& outcome, float value_mix) {
+  const int area = final_position.squares();
+  for (std::size_t i = 0; i < game.samples.size(); ++i) {
+    Sample& s = game.samples[i];
+    const core::Color mover = game.movers[i];
+    const int margin = outcome.MarginFor(mover);
+    s.final_margin = static_cast<std::int8_t>(margin);
+    const int result = s.has_exact ? s.exact_score : margin;
+    const float w = result > 0, d = result == 0;  // the loss share is what is left
+    const float m = s.has_exact ? 0.0f : value_mix;  // an exact value needs no mixing
+    s.wdl[0] = Prob((1 - m) * w + m * game.search_wdl[3 * i]);
+    s.wdl[1] = Prob((1 - m) * d + m * game.search_wdl[3 * i + 1]);
+    s.wdl[1] = std::min<std::uint16_t>(s.wdl[1], 65535 - s.wdl[0]);
+    s.wdl[2] = static_cast<std::uint16_t>(65535 - s.wdl[0] - s.wdl[1]);
+    const core::Bitboard own = final_position.discs(mover);
+    const core::Bitboard theirs = final_position.discs(core::Other(mover));
+    for (int sq = 0; sq < area; ++sq) {
+      s.ownership[sq] = (own & core::Bit(sq)) ? 1 : (theirs & core::Bit(sq)) ? -1 : 0;
+    }
+  }
+}
+
 struct SelfPlayWorker::Game {
   std::unique_ptr<mcts::Tree> tree;
   std::unique_ptr<mcts::TreeSearch> search;
   std::shared_ptr<nn::NetEvaluator> evaluator;  // the model this game's tree was built with
-  std::vector<Sample> samples;
-  std::vector<core::Color> movers;
-  std::vector<float> search_wdl;  // win, draw, loss per sample (side to move)
+  GameRecords records;
   int ply = 0;
   bool resign_check = false;                  // play on to check resignations
   int low_value_moves[2] = {0, 0};            // per colour, in a row
@@ -53,9 +85,9 @@ void SelfPlayWorker::StartGame(Game& game) {
   }
   game.search = std::make_unique<mcts::TreeSearch>(*game.tree, *game.evaluator, config_.search,
                                                    nullptr, rng_.Next());
-  game.samples.clear();
-  game.movers.clear();
-  game.search_wdl.clear();
+  game.records.samples.clear();
+  game.records.movers.clear();
+  game.records.search_wdl.clear();
   game.ply = 0;
   game.resign_check = rng_.Uniform() < config_.resign_check_fraction;
   game.low_value_moves[0] = game.low_value_moves[1] = 0;
@@ -74,41 +106,18 @@ std::optional<core::Color> SelfPlayWorker::Resigns(Game& game, core::Color mover
 
 void SelfPlayWorker::FinishGame(Game& game, std::optional<core::Color> resigned) {
   const core::Position& final_position = game.tree->root_position();
-  const int area = final_position.squares();
-  core::Outcome outcome = core::Score(final_position, config_.rules);
-  if (resigned) {
-    // The resigning side loses; the margin keeps the board's size but not its sign.
-    const int size = std::max(1, std::abs(outcome.black_margin));
-    outcome.black_margin = *resigned == core::Color::kBlack ? -size : size;
-    stats_.resigned.fetch_add(1, std::memory_order_relaxed);
-  }
+  const core::Outcome outcome = GameResult(final_position, config_.rules, resigned);
+  if (resigned) stats_.resigned.fetch_add(1, std::memory_order_relaxed);
   if (game.would_resign) {
     stats_.resign_checks.fetch_add(1, std::memory_order_relaxed);
     if (outcome.MarginFor(*game.would_resign) >= 0) {
       stats_.resign_false_positives.fetch_add(1, std::memory_order_relaxed);
     }
   }
-  const float mix = static_cast<float>(config_.value_target_mix);
-  for (std::size_t i = 0; i < game.samples.size(); ++i) {
-    Sample& s = game.samples[i];
-    const core::Color mover = game.movers[i];
-    const int margin = outcome.MarginFor(mover);
-    s.final_margin = static_cast<std::int8_t>(margin);
-    const int result = s.has_exact ? s.exact_score : margin;
-    const float w = result > 0, d = result == 0;  // the loss share is what is left
-    const float m = s.has_exact ? 0.0f : mix;  // an exact value needs no mixing
-    s.wdl[0] = Prob((1 - m) * w + m * game.search_wdl[3 * i]);
-    s.wdl[1] = Prob((1 - m) * d + m * game.search_wdl[3 * i + 1]);
-    s.wdl[2] = static_cast<std::uint16_t>(65535 - s.wdl[0] - s.wdl[1]);
-    const core::Bitboard own = final_position.discs(mover);
-    const core::Bitboard theirs = final_position.discs(core::Other(mover));
-    for (int sq = 0; sq < area; ++sq) {
-      s.ownership[sq] = (own & core::Bit(sq)) ? 1 : (theirs & core::Bit(sq)) ? -1 : 0;
-    }
-  }
-  buffer_.Add(game.samples);
+  FillTargets(game.records, final_position, outcome, static_cast<float>(config_.value_target_mix));
+  buffer_.Add(game.records.samples);
   stats_.games.fetch_add(1, std::memory_order_relaxed);
-  stats_.positions.fetch_add(game.samples.size(), std::memory_order_relaxed);
+  stats_.positions.fetch_add(game.records.samples.size(), std::memory_order_relaxed);
 }
 
 void SelfPlayWorker::Run(const std::atomic<bool>& stop) {
@@ -143,7 +152,6 @@ void SelfPlayWorker::Run(const std::atomic<bool>& stop) {
         s.SetPosition(pos);
         s.has_policy = r.full_search && !r.policy_target.empty();
         for (std::size_t a = 0; a < r.policy_target.size(); ++a) s.policy[a] = Prob(r.policy_target[a]);
-        s.search_value = static_cast<std::int16_t>(std::lround(std::clamp(r.q, -1.0f, 1.0f) * 32767));
         if (r.exact) {
           s.has_exact = 1;
           s.exact_score = static_cast<std::int8_t>(r.exact_score);
@@ -154,9 +162,9 @@ void SelfPlayWorker::Run(const std::atomic<bool>& stop) {
             s.exact_score = static_cast<std::int8_t>(solved.score);
           }
         }
-        g.samples.push_back(s);
-        g.movers.push_back(pos.side_to_move());
-        g.search_wdl.insert(g.search_wdl.end(), {r.win, r.draw, r.loss});
+        g.records.samples.push_back(s);
+        g.records.movers.push_back(pos.side_to_move());
+        g.records.search_wdl.insert(g.records.search_wdl.end(), {r.win, r.draw, r.loss});
       }
       const std::optional<core::Color> resigned = Resigns(g, pos.side_to_move(), r.q);
       if (resigned) {

@@ -46,6 +46,26 @@ struct SelfPlayStats {
   std::atomic<std::uint64_t> resigned{0}, resign_checks{0}, resign_false_positives{0};
 };
 
+// A game's records as self-play collects them: one per searched position, with the
+// side to move and the search's win/draw/loss estimate (for value_target_mix).
+struct GameRecords {
+  std::vector<Sample> samples;
+  std::vector<core::Color> movers;
+  std::vector<float> search_wdl;  // win, draw, loss per sample (side to move)
+};
+
+// The result a finished (or resigned) game's targets are computed from: the scored
+// final position, or with `resigned`, a loss for that side by the board's margin
+// (at least 1 disc, so that a resigned game is never a draw).
+core::Outcome GameResult(const core::Position& final_position, const core::Rules& rules,
+                         std::optional<core::Color> resigned);
+
+// Fills the value, ownership and disc targets of every record from `outcome`: the
+// result from the mover's side (an exact score replaces it and is not mixed), mixed
+// with the search's estimate by `value_mix`; ownership from the final discs.
+void FillTargets(GameRecords& game, const core::Position& final_position,
+                 const core::Outcome& outcome, float value_mix);
+
 class SelfPlayWorker {
  public:
   SelfPlayWorker(const TrainingConfig& config, ModelSource& models, ReplayBuffer& buffer,

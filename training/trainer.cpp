@@ -2,6 +2,7 @@
 
 #include <cmath>
 
+#include "core/fault.h"
 #include "nn/encoding.h"
 #include "nn/inference.h"
 
@@ -58,18 +59,23 @@ Trainer::Trainer(const TrainingConfig& config, nn::Checkpoint checkpoint,
   nn::RestoreOptimizer(checkpoint, *optimizer_, source);
 }
 
-double Trainer::LearningRate() const {
-  const double base = config_.learning_rate;
-  if (step_ < config_.warmup_steps) return base * (step_ + 1) / config_.warmup_steps;
-  if (config_.lr_schedule == "cosine") {
-    const double t = std::min(1.0, static_cast<double>(step_ - config_.warmup_steps) /
-                                       config_.lr_schedule_steps);
+double LearningRateAt(const TrainingConfig& config, std::int64_t step) {
+  const double base = config.learning_rate;
+  if (step < config.warmup_steps) return base * (step + 1) / config.warmup_steps;
+  if (config.lr_schedule == "cosine") {
+    const double t = std::min(1.0, static_cast<double>(step - config.warmup_steps) /
+                                       config.lr_schedule_steps);
     return base * (0.05 + 0.95 * 0.5 * (1 + std::cos(M_PI * t)));
   }
   return base;
 }
 
+double Trainer::LearningRate() const { return LearningRateAt(config_, step_); }
+
 nn::LossTerms Trainer::Step(const std::vector<Sample>& samples) {
+  if (core::InjectFault("train.step")) {
+    throw std::runtime_error("injected fault (OZ_FAULT=train.step)");
+  }
   const double lr = LearningRate();
   for (auto& group : optimizer_->param_groups()) group.options().set_lr(lr);
   const Minibatch batch = Collate(samples, device_);

@@ -24,6 +24,11 @@ struct Minibatch {
 // Tensors for `samples` (all of one board size) on `device`.
 Minibatch Collate(const std::vector<Sample>& samples, const torch::Device& device);
 
+// The learning rate at `step`: a linear warm-up over warmup_steps (from base/warmup to
+// base), then constant, or cosine from base down to 5% of it over lr_schedule_steps
+// (and 5% after that).
+double LearningRateAt(const TrainingConfig& config, std::int64_t step);
+
 class Trainer {
  public:
   // Starts from `checkpoint` (its net, step and optimizer state) or, when its net is

@@ -16,12 +16,21 @@ foreach(expected "You play black" "commands: a move" "  c4  win [0-9]+%  discs [
   endif()
 endforeach()
 
-# As white on 6x6 the AI opens; the end of the input ends the game politely.
+# A 6x6 model plays 6x6 without being told (the rules come from the file); as white the
+# AI opens, and the end of the input ends the game politely.
 file(WRITE ${WORK}/play_input2.txt "")
-execute_process(COMMAND ${EXE} play --model ${MODEL} --color white --size 6 --level 3
+execute_process(COMMAND ${EXE} play --model ${MODEL6} --color white --level 3
                 INPUT_FILE ${WORK}/play_input2.txt OUTPUT_VARIABLE out RESULT_VARIABLE rc)
 if(NOT rc EQUAL 0 OR NOT out MATCHES "AI plays [a-f][1-6].*transcript: [a-f][1-6]\n")
   message(FATAL_ERROR "play as white on 6x6 (${rc}):\n${out}")
 endif()
 run_fails("--color must be black or white" play --model ${MODEL} --color green)
-run_fails("board size 7 is not supported" play --model ${MODEL} --size 7)
+run_fails("--size 6: .*model.ozm plays 8x8 only" play --model ${MODEL} --size 6)
+run_fails("--size 8: .*model6.ozm plays 6x6 only" play --model ${MODEL6} --size 8)
+# The engines refuse a board the model does not know, and keep running.
+file(WRITE ${WORK}/gtp_input.txt "boardsize 8\nboardsize 6\nquit\n")
+execute_process(COMMAND ${EXE} gtp --model ${MODEL6} --visits 4 INPUT_FILE ${WORK}/gtp_input.txt
+                OUTPUT_VARIABLE out RESULT_VARIABLE rc)
+if(NOT rc EQUAL 0 OR NOT out MATCHES "^\\? unacceptable size: the model was trained for 6x6, not 8x8\n\n=\n\n")
+  message(FATAL_ERROR "gtp boardsize with a 6x6 model (${rc}):\n${out}")
+endif()

@@ -1,9 +1,11 @@
 #!/usr/bin/python3
 """`othello-zero serve` end to end in headless Chromium (Debian's chromium and
 chromium-driver, driven with python3-selenium): play a move and get the AI's reply,
-evaluate the legal moves, undo and redo, start a 6x6 game as white, read the transcript;
-and malformed HTTP requests get error replies while the server keeps running.
-Usage: web_test.py OTHELLO_ZERO MODEL. Exits 77 (skipped) without selenium or chromium."""
+evaluate the legal moves, undo and redo, read the transcript, and with a 6x6 model start a
+6x6 game as white; malformed HTTP requests, and a board the model does not know, get error
+replies while the server keeps running.
+Usage: web_test.py OTHELLO_ZERO MODEL MODEL6x6. Exits 77 (skipped) without selenium or
+chromium."""
 import json
 import os
 import shutil
@@ -50,23 +52,36 @@ def check(condition, message):
         raise AssertionError(message)
 
 
-def main():
-    exe, model = sys.argv[1], sys.argv[2]
+def start_server(exe, model):
+    """Starts `serve` on a free port and waits until it answers; returns (process, base)."""
     port = free_port()
     base = f"http://127.0.0.1:{port}"
     server = subprocess.Popen([exe, "serve", "--model", model, "--port", str(port), "--level", "4"],
                               stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+    for _ in range(100):
+        try:
+            if request(base + "/api/state")[0] == 200:
+                return server, base
+        except OSError:
+            time.sleep(0.1)
+    server.kill()
+    raise AssertionError("the server did not start")
+
+
+def stop_server(server):
+    server.terminate()
+    try:
+        server.wait(timeout=10)
+    except subprocess.TimeoutExpired:
+        server.kill()
+
+
+def main():
+    exe, model, model6 = sys.argv[1], sys.argv[2], sys.argv[3]
+    server, base = start_server(exe, model)
+    servers = [server]
     driver = None
     try:
-        for _ in range(100):
-            try:
-                if request(base + "/api/state")[0] == 200:
-                    break
-            except OSError:
-                time.sleep(0.1)
-        else:
-            raise AssertionError("the server did not start")
-
         # Bad requests: error replies, and the server keeps serving.
         status, body = request(base + "/api/move", b'{"move":', "POST")
         check(status == 400 and "malformed JSON" in body["error"], (status, body))
@@ -74,6 +89,10 @@ def main():
         check(status == 400 and "z9" in body["error"], (status, body))
         status, body = request(base + "/api/new", b'{"size": 7}', "POST")
         check(status == 400 and "size 7" in body["error"], (status, body))
+        status, body = request(base + "/api/new", b'{"size": 6}', "POST")
+        check(status == 400 and "trained for 8x8, not 6x6" in body["error"], (status, body))
+        status, body = request(base + "/api/state")
+        check(body["sizes"] == [8], body)
         status, body = request(base + "/nowhere")
         check(status == 404, (status, body))
         status, body = request(base + "/api/state", b"{}", "POST")
@@ -120,8 +139,13 @@ def main():
         driver.find_element(By.ID, "redo").click()
         wait.until(lambda d: len(d.find_element(By.ID, "moves").text.split()) == 3)
 
-        # A new 6x6 game as white: the AI opens.
-        Select(driver.find_element(By.ID, "size")).select_by_visible_text("6")
+        # With a 6x6 model, a new 6x6 game as white: the AI opens.
+        server6, base6 = start_server(exe, model6)
+        servers.append(server6)
+        driver.get(base6 + "/")
+        wait.until(lambda d: len(d.find_elements(By.CSS_SELECTOR, ".cell")) == 36)
+        sizes = [o.text for o in Select(driver.find_element(By.ID, "size")).options]
+        check(sizes == ["6"], sizes)
         Select(driver.find_element(By.ID, "color")).select_by_visible_text("white")
         driver.find_element(By.ID, "new").click()
         wait.until(lambda d: len(d.find_elements(By.CSS_SELECTOR, ".cell")) == 36 and
@@ -132,11 +156,8 @@ def main():
     finally:
         if driver:
             driver.quit()
-        server.terminate()
-        try:
-            server.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            server.kill()
+        for s in servers:
+            stop_server(s)
 
 
 if __name__ == "__main__":

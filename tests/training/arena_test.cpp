@@ -8,6 +8,7 @@
 
 #include "core/hash.h"
 #include "core/notation.h"
+#include "nn/checkpoint.h"
 #include "training/arena.h"
 #include "training/elo.h"
 #include "training/player_spec.h"
@@ -150,6 +151,37 @@ TEST(PlayerSpec, BadSpecsNameTheProblem) {
   EXPECT_EQ(MakeArenaPlayer("me@greedy").name, "me");
   EXPECT_EQ(MakeArenaPlayer("gtp:/usr/games/gtp-rhino -l 3").name, "gtp-rhino -l 3");
   EXPECT_EQ(MakeArenaPlayer("alphabeta:4").name, "alphabeta4");
+}
+
+TEST(PlayerSpec, AModelPlaysOnlyTheBoardItWasTrainedFor) {
+  const fs::path dir = TempDir("rules");
+  fs::create_directories(dir);
+  nn::NetConfig tiny;
+  tiny.blocks = 1;
+  tiny.channels = 8;
+  tiny.head_channels = 4;
+  tiny.value_hidden = 8;
+  nn::OthelloNet net(tiny);
+  core::Rules six;
+  six.size = 6;
+  const std::string path = (dir / "six.ckpt").string();
+  nn::SaveCheckpoint(path, net, 3, nullptr, six);
+  const ArenaPlayer model = MakeArenaPlayer("model:" + path + ",visits=2");
+  ASSERT_TRUE(model.trained.has_value());
+  EXPECT_EQ(model.trained->size, 6);
+  ArenaOptions options;  // 8x8
+  std::ostringstream log;
+  try {
+    RunArena({model, MakeArenaPlayer("random")}, options, log);
+    ADD_FAILURE() << "a 6x6 model played 8x8";
+  } catch (const core::InputError& e) {
+    EXPECT_NE(std::string(e.what()).find("player six/v2: the model was trained for 6x6, not 8x8"),
+              std::string::npos)
+        << e.what();
+  }
+  options.rules.size = 6;
+  EXPECT_EQ(RunArena({model, MakeArenaPlayer("random")}, options, log).games.size(), 2u);
+  fs::remove_all(dir);
 }
 
 // Games drawn from known ratings; the fit must find them within its intervals.

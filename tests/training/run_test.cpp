@@ -5,7 +5,10 @@
 #include <fstream>
 #include <sstream>
 
+#include <nlohmann/json.hpp>
+
 #include "core/error.h"
+#include "core/fault.h"
 #include "nn/checkpoint.h"
 #include "training/run.h"
 
@@ -69,7 +72,9 @@ TEST(TrainingRun, TrainsEndToEndAndResumes) {
   const nn::Checkpoint saved =
       nn::LoadCheckpoint((fs::path(dir) / "checkpoints" / "latest.ckpt").string());
   EXPECT_EQ(saved.step, 10);
-  EXPECT_THAT(saved.extra, ::testing::HasSubstr("\"rng\""));  // the trainer's random state
+  EXPECT_TRUE(saved.metadata.contains("rng"));  // the trainer's random state
+  ASSERT_TRUE(saved.rules.has_value());           // the rules, for export and play
+  EXPECT_EQ(saved.rules->size, 6);
 
   // Started again: the same step count, buffer and games carry on.
   const RunSummary second = RunTraining(Tiny(15), dir, stop, log, false);
@@ -161,6 +166,115 @@ TEST(TrainingRun, StopsWhenAskedAndCheckpoints) {
   const RunSummary summary = RunTraining(Tiny(0), dir, stop, log, false);
   EXPECT_EQ(summary.step, 0);
   EXPECT_TRUE(fs::exists(fs::path(dir) / "checkpoints" / "latest.ckpt"));
+  fs::remove_all(dir);
+}
+
+// Runs `config` on `dir` expecting a failure; returns its message.
+std::string Failure(const TrainingConfig& config, const std::string& dir, std::ostream& log) {
+  std::atomic<bool> stop{false};
+  try {
+    RunTraining(config, dir, stop, log, false);
+  } catch (const std::exception& e) {
+    return e.what();
+  }
+  return "no failure";
+}
+
+std::int64_t LatestStep(const std::string& dir) {
+  return nn::LoadCheckpoint((fs::path(dir) / "checkpoints" / "latest.ckpt").string()).step;
+}
+
+// Every failure after self-play has started stops self-play, joins its threads (a
+// joinable thread met by the unwinding error would end the process in std::terminate),
+// keeps the last checkpoint, names what failed, and the same run resumes afterwards.
+TEST(TrainingRun, ACheckpointThatCannotBeWrittenStopsTheRunCleanly) {
+  const std::string dir = TempDir("unwritable");
+  std::ostringstream log;
+  std::atomic<bool> stop{false};
+  RunTraining(Tiny(5), dir, stop, log, false);
+  // A folder standing where the checkpoint's temporary file must be: root cannot write
+  // it either.
+  const fs::path blocker = fs::path(dir) / "checkpoints" / "step-00000010.ckpt.tmp";
+  fs::create_directories(blocker);
+  EXPECT_THAT(Failure(Tiny(12), dir, log),
+              ::testing::ContainsRegex("checkpoint at step 10 failed: checkpoint .*"
+                                       "step-00000010.ckpt: cannot create .*step-00000010.ckpt.tmp: "
+                                       "Is a directory"));
+  EXPECT_EQ(LatestStep(dir), 5);
+  fs::remove(blocker);
+  EXPECT_EQ(RunTraining(Tiny(12), dir, stop, log, false).step, 12);
+  fs::remove_all(dir);
+}
+
+TEST(TrainingRun, AFullDiskDuringACheckpointKeepsTheLastOne) {
+  const std::string dir = TempDir("full");
+  std::ostringstream log;
+  std::atomic<bool> stop{false};
+  RunTraining(Tiny(5), dir, stop, log, false);
+  core::SetFaults("write@1");  // the next whole-file write: a replay shard or a checkpoint
+  const std::string failure = Failure(Tiny(10), dir, log);
+  core::SetFaults("");
+  EXPECT_THAT(failure, ::testing::HasSubstr("No space left on device"));
+  EXPECT_THAT(failure, ::testing::ContainsRegex("(replay shard|checkpoint) .*: cannot write"));
+  EXPECT_EQ(LatestStep(dir), 5);
+  EXPECT_EQ(RunTraining(Tiny(10), dir, stop, log, false).step, 10);
+  fs::remove_all(dir);
+}
+
+TEST(TrainingRun, AFailingEvaluatorStopsTheRunCleanly) {
+  const std::string dir = TempDir("evaluator");
+  std::ostringstream log;
+  core::SetFaults("evaluate@20");  // during self-play, before the first training step
+  const std::string failure = Failure(Tiny(5), dir, log);
+  core::SetFaults("");
+  EXPECT_THAT(failure, ::testing::HasSubstr(
+                           "self-play thread 0 failed: network evaluation failed: injected fault"));
+  EXPECT_EQ(LatestStep(dir), 0);
+  std::atomic<bool> stop{false};
+  EXPECT_EQ(RunTraining(Tiny(5), dir, stop, log, false).step, 5);
+  fs::remove_all(dir);
+}
+
+TEST(TrainingRun, AFailingTrainingStepStopsTheRunCleanly) {
+  const std::string dir = TempDir("step");
+  std::ostringstream log;
+  core::SetFaults("train.step@7");
+  const std::string failure = Failure(Tiny(10), dir, log);
+  core::SetFaults("");
+  EXPECT_THAT(failure, ::testing::HasSubstr("training step 7 failed: injected fault"));
+  EXPECT_EQ(LatestStep(dir), 5);
+  std::atomic<bool> stop{false};
+  EXPECT_EQ(RunTraining(Tiny(10), dir, stop, log, false).step, 10);
+  fs::remove_all(dir);
+}
+
+TEST(TrainingRun, AFailingEvaluationStopsTheRunCleanly) {
+  const std::string dir = TempDir("evaluation");
+  std::ostringstream log;
+  fs::create_directories(dir);
+  std::ofstream(fs::path(dir) / "eval") << "a file standing where the eval folder must be";
+  EXPECT_THAT(Failure(Tiny(5), dir, log),
+              ::testing::ContainsRegex("evaluation of step 5 failed: .*eval"));
+  EXPECT_EQ(LatestStep(dir), 5);  // written before the evaluation
+  fs::remove(fs::path(dir) / "eval");
+  std::atomic<bool> stop{false};
+  EXPECT_EQ(RunTraining(Tiny(5), dir, stop, log, false).step, 5);
+  fs::remove_all(dir);
+}
+
+TEST(TrainingRun, ATornMetricsLineIsCutOnResume) {
+  const std::string dir = TempDir("torn");
+  std::ostringstream log;
+  std::atomic<bool> stop{false};
+  RunTraining(Tiny(5), dir, stop, log, false);
+  const fs::path metrics = fs::path(dir) / "metrics.jsonl";
+  std::ofstream(metrics, std::ios::app) << "{\"seconds\": 1.5, \"st";  // a kill mid-append
+  RunTraining(Tiny(6), dir, stop, log, false);
+  EXPECT_THAT(log.str(), ::testing::HasSubstr("removed an unfinished last line (20 bytes)"));
+  std::ifstream in(metrics);
+  for (std::string line; std::getline(in, line);) {
+    EXPECT_TRUE(nlohmann::json::accept(line)) << line;
+  }
   fs::remove_all(dir);
 }
 
