@@ -134,6 +134,7 @@ class Run {
   std::unique_ptr<CheckpointEvaluation> evaluation_;
   int checkpoints_ = 0;
   LossMeans losses_;  // since the last report
+  std::int64_t saved_step_ = -1;  // the step of the last checkpoint written or resumed
   Clock::time_point start_ = Clock::now();
   double last_report_time_ = 0;
   std::uint64_t last_positions_ = 0, last_evaluations_ = 0;
@@ -145,6 +146,7 @@ void Run::AppendMetrics(const nlohmann::json& line) {
 
 void Run::SaveCheckpoint(Trainer& trainer, ReplayBuffer& buffer) {
   const std::int64_t step = trainer.step();
+  if (step == saved_step_) return;  // e.g. the last step was a checkpoint step
   Attempt("checkpoint at step " + std::to_string(step), [&] {
     buffer.Flush();
     const std::uint64_t* state = rng_.state();
@@ -157,6 +159,7 @@ void Run::SaveCheckpoint(Trainer& trainer, ReplayBuffer& buffer) {
                               "checkpoint");
     core::WriteFileAtomically(CheckpointPath("latest.ckpt").string(), bytes, "checkpoint");
   });
+  saved_step_ = step;
 }
 
 void Run::Evaluate(Trainer& trainer, ModelSource& models) {
@@ -260,6 +263,7 @@ nn::Checkpoint Run::Resume() {
     const auto state = rng->get<std::vector<std::uint64_t>>();
     rng_.set_state(state.data());
   }
+  saved_step_ = checkpoint.step;
   log_ << "resuming " << dir_.string() << " from step " << checkpoint.step << "\n";
   return checkpoint;
 }

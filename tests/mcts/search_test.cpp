@@ -177,27 +177,111 @@ TEST(Search, GumbelSpendsAtMostItsBudget) {
   }
 }
 
-TEST(Search, ForcedPlayoutsAndPolicyTargetPruning) {
-  SearchParams params;
-  params.forced_playouts = true;
-  params.solver_empties = 0;
-  RolloutEvaluator eval(4, false, 1);
-  const SearchResult r = Search(FromTranscript("f5d6c3d3c4"), params, 3000, &eval);
-  for (const auto& c : r.children) {
-    EXPECT_GE(c.visits, static_cast<std::uint32_t>(std::sqrt(2.0 * c.prior * 3000) * 0.5));
+// At `root`, a prior of 0.97 on `favourite` and the rest shared by the other moves;
+// the position after `favourite` is lost for its side to move (won for the root's),
+// after any other root move won (lost for the root's); everything else uniform and even.
+// PUCT then gives the other moves one visit each: forced playouts must give them more.
+class FavouriteEvaluator : public Evaluator {
+ public:
+  FavouriteEvaluator(const Position& root, Square favourite) : root_(root), favourite_(favourite) {}
+  void Submit(EvalBatch& batch) override {
+    batch.outputs().resize(batch.size());
+    for (int i = 0; i < batch.size(); ++i) {
+      const Position& pos = batch.positions()[i];
+      EvalOutput& out = batch.outputs()[i];
+      SetUniformPolicy(pos, out);
+      out.win = out.loss = 0;
+      out.draw = 1;
+      if (pos == root_) {
+        const int others = core::PopCount(pos.LegalMoves()) - 1;
+        core::ForEachSquare(pos.LegalMoves(), [&](Square sq) {
+          out.policy[sq] = sq == favourite_ ? 0.97f : 0.03f / others;
+        });
+      } else if (pos == root_.Play(favourite_)) {
+        out.draw = 0, out.loss = 1;
+      } else if (IsChildOfRoot(pos)) {
+        out.draw = 0, out.win = 1;
+      }
+    }
+    batch.MarkDone();
   }
-  // Pruning only removes visits: the target never exceeds the visit share of the best.
-  const auto best = std::max_element(r.children.begin(), r.children.end(),
-                                     [](auto& a, auto& b) { return a.visits < b.visits; });
-  EXPECT_GE(r.policy_target[best->move], best->visits / 3000.0f - 1e-6);
+  void Wait(EvalBatch& batch) override { batch.WaitDone(); }
+
+ private:
+  bool IsChildOfRoot(const Position& pos) const {
+    bool found = false;
+    core::ForEachSquare(root_.LegalMoves(), [&](Square sq) { found |= root_.Play(sq) == pos; });
+    return found;
+  }
+  Position root_;
+  Square favourite_;
+};
+
+TEST(Search, ForcedPlayoutsAndPolicyTargetPruning) {
+  const Position root = FromTranscript("f5d6c3d3c4");
+  const Square favourite = core::LowestSquare(root.LegalMoves());
+  FavouriteEvaluator eval(root, favourite);
+  const std::uint64_t visits = 3000;
+  const auto search = [&](bool forced) {
+    SearchParams params;
+    params.forced_playouts = forced;
+    params.solver_empties = 0;
+    return Search(root, params, visits, &eval);
+  };
+  const auto forced_minimum = [&](const SearchResult::Child& c) {  // sqrt(k P N), k = 2
+    return static_cast<std::uint32_t>(std::sqrt(2.0 * c.prior * visits));
+  };
+  // Without forced playouts the unpromising moves stay below the forced minimum ...
+  const SearchResult plain = search(false);
+  int below = 0;
+  for (const auto& c : plain.children) below += c.move != favourite && c.visits < forced_minimum(c);
+  ASSERT_GT(below, 0) << "the setup does not exercise forced playouts";
+  // ... with them every move gets it (less the playout in flight when the limit came).
+  const SearchResult forced = search(true);
+  for (const auto& c : forced.children) {
+    EXPECT_GE(c.visits + 1, forced_minimum(c)) << core::SquareName(c.move, 8);
+  }
+  // Policy-target pruning takes the forced playouts out of the target again: the
+  // unpromising moves get (almost) nothing, far less than their share of the visits.
+  for (const auto& c : forced.children) {
+    if (c.move == favourite) continue;
+    EXPECT_LT(forced.policy_target[c.move], 0.5f * c.visits / visits) << core::SquareName(c.move, 8);
+  }
+  float sum = 0;
+  for (float p : forced.policy_target) sum += p;
+  EXPECT_NEAR(sum, 1.0f, 1e-5);
 }
 
-TEST(Search, DirichletNoiseLeavesTheStoredPriorsUnchanged) {
+TEST(Search, DirichletNoiseChangesTheRootPriorsOnlyDuringAFullSearch) {
   SearchParams params;
   params.dirichlet_noise = true;
   params.solver_empties = 0;
-  const SearchResult r = Search(Position::Standard(8), params, 500);
-  for (const auto& c : r.children) EXPECT_FLOAT_EQ(c.prior, 0.25f);
+  UniformEvaluator eval;
+  const auto noisy_priors = [&](std::uint64_t seed, bool full) {
+    Tree tree(Position::Standard(8), 1 << 16);
+    TreeSearch search(tree, eval, params, nullptr, seed);
+    SearchLimits limits;
+    limits.visits = 50;
+    search.Begin(limits, full);
+    std::vector<float> priors;
+    const Node& root = tree.root();
+    for (int i = 0; i < root.num_children; ++i) priors.push_back(tree.node(root.first_child + i).prior);
+    const SearchResult r = search.Finish(0);
+    // The result reports, and the tree keeps, the network's priors.
+    for (int i = 0; i < root.num_children; ++i) {
+      EXPECT_FLOAT_EQ(tree.node(root.first_child + i).prior, 0.25f);
+      EXPECT_FLOAT_EQ(r.children[i].prior, 0.25f);
+    }
+    return priors;
+  };
+  const std::vector<float> a = noisy_priors(1, true), b = noisy_priors(2, true);
+  ASSERT_EQ(a.size(), 4u);
+  float sum = 0;
+  for (float p : a) sum += p;
+  EXPECT_NEAR(sum, 1.0f, 1e-5);  // a mix of two distributions
+  EXPECT_NE(a, std::vector<float>(4, 0.25f));  // noise was applied ...
+  EXPECT_NE(a, b);                             // ... drawn from the search's seed
+  EXPECT_EQ(noisy_priors(1, false), std::vector<float>(4, 0.25f));  // fast searches: none
 }
 
 TEST(Search, TreeReuseKeepsTheSubtree) {
@@ -236,8 +320,7 @@ TEST(Search, StopsOnTimeStopFlagAndFullPool) {
     SearchLimits limits;
     limits.seconds = 0.05;
     const SearchResult r = RunSearch(search, eval, limits);
-    EXPECT_GT(r.playouts, 0u);
-    EXPECT_LT(r.seconds, 2.0);
+    EXPECT_GT(r.playouts, 0u);  // and it returned: with no other limit, the clock stopped it
   }
   {
     Tree tree(Position::Standard(8), 1 << 22);

@@ -91,7 +91,7 @@ TEST(Players, AlphaBetaTakesAnOfferedCornerAndBeatsRandom) {
   EXPECT_GE(wins, 8);
 }
 
-TEST(Players, SearchPlayerKeepsItsTreeAndPlaysLegalMoves) {
+TEST(Players, SearchPlayerPlaysLegalMovesToTheEnd) {
   mcts::UniformEvaluator evaluator;
   SearchPlayerOptions options;
   options.visits = 64;
@@ -102,6 +102,32 @@ TEST(Players, SearchPlayerKeepsItsTreeAndPlaysLegalMoves) {
   EXPECT_TRUE(out.record.ToGame().IsOver());
   // The last search either ran playouts or proved the root with the solver.
   EXPECT_TRUE(search.last_result().playouts > 0 || search.last_result().proven);
+}
+
+TEST(Players, SearchPlayerKeepsItsTreeBetweenMoves) {
+  mcts::UniformEvaluator evaluator;
+  SearchPlayerOptions options;
+  options.visits = 64;
+  options.params.solver_empties = 0;
+  SearchPlayer search(evaluator, options);
+  core::Game game;
+  search.NewGame(game, std::nullopt);
+  const auto searched = [&] {
+    std::uint64_t visits = 0;
+    for (const auto& child : search.last_result().children) visits += child.visits;
+    return visits;
+  };
+  game.Play(search.GenMove(game, {}).square);
+  EXPECT_LE(searched(), options.visits);  // a fresh tree holds this search's playouts only
+  game.Play(core::LowestSquare(game.position().LegalMoves()));
+  game.Play(search.GenMove(game, {}).square);
+  // The kept subtree's visits add to the new search's: a rebuilt tree would hold 64.
+  EXPECT_GT(searched(), options.visits);
+  // A game that went back (an undo) is not followed: the tree starts again.
+  game.Undo();
+  game.Undo();
+  search.GenMove(game, {});
+  EXPECT_LE(searched(), options.visits);
 }
 
 // A player that thinks for a fixed time per move.
@@ -132,9 +158,6 @@ TEST(Session, RunningOutOfTimeLosesAndTheRecordSaysSo) {
   const std::string ggf = core::WriteGgf(out.record);
   EXPECT_NE(ggf.find("RE[-64.000:t]"), std::string::npos) << ggf;
   EXPECT_NE(ggf.find("TI[0.2+0.01]"), std::string::npos) << ggf;
-  // The increment is added: 0.2 s with 0.05 s per move and no increment lasts 3
-  // moves; the game ends on black's 4th or 5th move.
-  EXPECT_GE(out.seconds[0], 0.2);
 }
 
 TEST(Session, TimeBankIsGivenToPlayers) {
@@ -148,9 +171,25 @@ TEST(Session, TimeBankIsGivenToPlayers) {
   GameSetup setup;
   setup.time = TimeControl{4.0, 0.0};
   const GameOutcome out = PlayGame(search, random, setup);
-  EXPECT_EQ(out.end, GameEnd::kNormal) << out.reason;
-  EXPECT_LT(out.seconds[0], 4.0);
-  EXPECT_GT(out.seconds[0], 1.0);  // it used its time
+  EXPECT_EQ(out.end, GameEnd::kNormal) << out.reason;  // it never overran its bank
+}
+
+TEST(Session, TheBudgetIsAShareOfTheBankThatLeavesAReserve) {
+  const core::Position start = core::Position::Standard(8);
+  core::Rules rules;
+  rules.start = core::StartKind::kRandom;
+  rules.random_moves = 40;
+  const core::Position late = core::StartPosition(rules, 3);
+  const MoveClock clock{true, 60.0, 0.0};
+  EXPECT_EQ((MoveClock{false, 60.0, 0.0}.Budget(start)), 0.0);  // untimed: no budget
+  // 30 moves to play at the start: about 60 / 32 seconds; fewer moves left, more each.
+  EXPECT_NEAR(clock.Budget(start), (60.0 - 0.5) / 32, 1e-9);
+  EXPECT_GT(clock.Budget(late), clock.Budget(start));
+  // Never the whole bank, however few moves are left; most of an increment is spent.
+  for (const double bank : {0.01, 0.5, 5.0}) {
+    EXPECT_LT((MoveClock{true, bank, 0.0}.Budget(late)), bank);
+    EXPECT_GT((MoveClock{true, bank, 2.0}.Budget(start)), (MoveClock{true, bank, 0.0}.Budget(start)));
+  }
 }
 
 struct BrokenCase {
@@ -166,10 +205,8 @@ TEST_P(BrokenEngine, ForfeitsWithoutHanging) {
   options.move_timeout_seconds = 1.0;
   GtpPlayer engine(kFakeGtp + " " + GetParam().mode, options);
   RandomPlayer random(1);
-  const auto t0 = std::chrono::steady_clock::now();
+  // A hang would be caught by the move timeout (and by ctest's timeout, were it broken).
   const GameOutcome out = PlayGame(engine, random, {});  // the engine is black: moves first
-  const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-  EXPECT_LT(seconds, 10);
   EXPECT_EQ(out.end, GameEnd::kForfeit);
   EXPECT_EQ(out.black_margin, -64);
   EXPECT_EQ(out.record.result_flag, 'r');

@@ -1,0 +1,34 @@
+# End-to-end: `othello-zero train` ends a failed run with an error line and a non-zero
+# exit (never a silent abort), keeps its last checkpoint, and the same command resumes.
+include(${CMAKE_CURRENT_LIST_DIR}/common.cmake)
+
+set(run ${WORK}/train_cli_run)
+file(REMOVE_RECURSE ${run})
+file(WRITE ${WORK}/train_tiny.yaml
+     "game: {size: 6}\n"
+     "network: {blocks: 1, channels: 8, head_channels: 4, value_hidden: 8}\n"
+     "selfplay: {threads: 1, games_per_thread: 8, leaves_per_game: 2}\n"
+     "search: {full_visits: 8, fast_visits: 4, solver_empties: 4, tree_nodes: 4000}\n"
+     "train: {batch_size: 32, min_positions: 64, checkpoint_every: 5}\n"
+     "replay: {window_min: 500, window_max: 2000, shard_positions: 100}\n"
+     "inference: {device: cpu, max_wait_us: 100}\n"
+     "eval: {every_checkpoints: 0}\n")
+set(train ${EXE} train --config ${WORK}/train_tiny.yaml --run-dir ${run})
+
+foreach(fault "train.step@7" "write@2")
+  execute_process(COMMAND ${CMAKE_COMMAND} -E env OZ_FAULT=${fault} ${train} --set run.steps=10
+                  OUTPUT_VARIABLE out ERROR_VARIABLE err RESULT_VARIABLE rc)
+  if(rc EQUAL 0 OR NOT err MATCHES "\nerror: [^\n]*failed: ")
+    message(FATAL_ERROR "train with OZ_FAULT=${fault} (${rc}) did not end with an error line:\n${err}")
+  endif()
+  message(STATUS "OZ_FAULT=${fault}: ${err}")
+endforeach()
+if(NOT EXISTS ${run}/checkpoints/latest.ckpt)
+  message(FATAL_ERROR "the failed runs left no checkpoint")
+endif()
+execute_process(COMMAND ${train} --set run.steps=10 OUTPUT_VARIABLE out ERROR_VARIABLE err
+                RESULT_VARIABLE rc)
+if(NOT rc EQUAL 0 OR NOT err MATCHES "resuming .* from step [0-9]+\n" OR
+   NOT out MATCHES "stopped at step 10 ")
+  message(FATAL_ERROR "the run did not resume after the failures (${rc}):\n${out}\n${err}")
+endif()
