@@ -10,6 +10,7 @@
 
 #include "cli/commands.h"
 #include "core/notation.h"
+#include "core/obf.h"
 #include "core/solver.h"
 
 namespace othello::cli {
@@ -28,19 +29,8 @@ struct SolveOptions {
 struct Task {
   int line = 0;  // 0 for a position given on the command line
   core::Position position;
-  std::optional<int> expected;  // the first listed move score in an .obf line
+  std::optional<int> expected;  // the best move score listed in an .obf line
 };
-
-// The score of the first "move:score" after the board, if any.
-std::optional<int> ExpectedScore(const std::string& line) {
-  const std::size_t colon = line.find(':', line.find(';'));
-  if (line.find(';') == std::string::npos || colon == std::string::npos) return std::nullopt;
-  try {
-    return std::stoi(line.substr(colon + 1));
-  } catch (const std::exception&) {
-    return std::nullopt;
-  }
-}
 
 // Reads the positions; bad lines are reported on stderr and counted.
 std::vector<Task> ReadTasks(const std::string& input, int* bad_lines) {
@@ -57,15 +47,13 @@ std::vector<Task> ReadTasks(const std::string& input, int* bad_lines) {
   }
   std::string line;
   for (int number = 1; std::getline(file, line); ++number) {
-    const std::size_t first = line.find_first_not_of(" \t\r");
-    if (first == std::string::npos || line[first] == '%' || line[first] == '#') continue;
-    auto pos = core::ParseBoardString(line.substr(first));
-    if (!pos) {
-      std::fprintf(stderr, "error: %s line %d: %s\n", input.c_str(), number, pos.error().c_str());
+    auto entry = core::ParseObfLine(line);
+    if (!entry) {
+      std::fprintf(stderr, "error: %s line %d: %s\n", input.c_str(), number, entry.error().c_str());
       ++*bad_lines;
       continue;
     }
-    tasks.push_back({number, *pos, ExpectedScore(line)});
+    if (*entry) tasks.push_back({number, (*entry)->position, (*entry)->BestScore()});
   }
   return tasks;
 }
