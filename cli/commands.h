@@ -30,5 +30,7 @@ void RegisterServe(CLI::App& app);
 void RegisterArena(CLI::App& app);
 void RegisterElo(CLI::App& app);
 void RegisterExport(CLI::App& app);
+// `check` (with LibTorch: it loads checkpoints).
+void RegisterCheck(CLI::App& app);
 
 }  // namespace othello::cli

@@ -19,6 +19,7 @@ int main(int argc, char** argv) {
   othello::cli::RegisterArena(app);
   othello::cli::RegisterElo(app);
   othello::cli::RegisterExport(app);
+  othello::cli::RegisterCheck(app);
 #endif
   try {
     app.parse(argc, argv);

@@ -23,7 +23,7 @@ NodePool::NodePool(std::size_t capacity) : capacity_(std::max<std::size_t>(capac
 
 NodePool::~NodePool() {
   for (std::size_t i = 0; i < capacity_; ++i) nodes_[i].~Node();
-  ::operator delete(nodes_, bytes_, std::align_val_t{kHugePage});
+  ::operator delete(nodes_, std::align_val_t{kHugePage});  // unsized: clang has no sized delete by default
 }
 
 }  // namespace othello::mcts

@@ -183,7 +183,7 @@ class NodePool {
   std::uint64_t generation_ = 0;  // changes only in Reset()
   // Written by expansions: on its own cache line, away from nodes_.
   alignas(64) std::atomic<std::size_t> used_{0};
-  alignas(64) char padding_ = 0;
+  [[maybe_unused]] alignas(64) char padding_ = 0;
 };
 
 }  // namespace othello::mcts

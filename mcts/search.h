@@ -192,7 +192,7 @@ class TreeSearch {
   std::atomic<std::uint64_t> finished_{0};
   std::atomic<std::uint64_t> collisions_{0};
   std::atomic<bool> stop_{false};      // set when the pool is full
-  alignas(64) char padding_ = 0;
+  [[maybe_unused]] alignas(64) char padding_ = 0;
   EvalOutput root_eval_;
   core::Square root_solved_move_ = core::kPass;  // when the root itself was solved
   std::vector<float> saved_priors_;    // root priors before noise

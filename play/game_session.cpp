@@ -124,7 +124,7 @@ core::Square GameSession::SampleMove(const mcts::SearchResult& result) {
 
 Analysis GameSession::Analyze(double extra_seconds) {
   const core::Position& position = game_.position();
-  mcts::Tree& tree = tree_.Sync(game_, std::size_t{2} << 20);
+  mcts::Tree& tree = tree_.Sync(game_, TreeNodesFor(strength_.visits, strength_.seconds));
   mcts::SearchParams params;
   params.rules = game_.rules();
   params.leaves_per_batch = 8;

@@ -5,7 +5,7 @@
 namespace othello::play {
 
 mcts::Tree& GameTree::Sync(const core::Game& game, std::size_t capacity) {
-  if (!tree_ || synced_ > game.moves().size() ||
+  if (!tree_ || synced_ > game.moves().size() || tree_->pool().capacity() < capacity ||
       tree_->root_position() != game.position_at(synced_)) {
     tree_ = std::make_unique<mcts::Tree>(game.position(), capacity);
   } else {
@@ -15,12 +15,15 @@ mcts::Tree& GameTree::Sync(const core::Game& game, std::size_t capacity) {
   return *tree_;
 }
 
+std::size_t TreeNodesFor(std::uint64_t visits, double seconds) {
+  return visits && seconds == 0 ? static_cast<std::size_t>(visits) * 24 + 4096
+                                : std::size_t{4} << 20;
+}
+
 SearchPlayer::SearchPlayer(mcts::Evaluator& evaluator, SearchPlayerOptions options)
     : evaluator_(evaluator), options_(std::move(options)) {
   if (options_.tree_nodes == 0) {
-    options_.tree_nodes = options_.visits && options_.seconds_per_move == 0
-                              ? static_cast<std::size_t>(options_.visits) * 24 + 4096
-                              : std::size_t{4} << 20;
+    options_.tree_nodes = TreeNodesFor(options_.visits, options_.seconds_per_move);
   }
 }
 

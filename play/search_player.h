@@ -14,7 +14,8 @@ namespace othello::play {
 
 // A search tree that follows a game: Sync() advances it through the plies played since
 // the last call, keeping the searched subtree, and starts a new tree of `capacity` nodes
-// when there is none or the game went elsewhere (undo, another game).
+// when there is none, the game went elsewhere (undo, another game) or the tree is
+// smaller than `capacity`.
 class GameTree {
  public:
   mcts::Tree& Sync(const core::Game& game, std::size_t capacity);
@@ -24,6 +25,10 @@ class GameTree {
   std::unique_ptr<mcts::Tree> tree_;
   std::size_t synced_ = 0;  // plies of the game the tree's root has seen
 };
+
+// Nodes a tree needs for searches of `visits` playouts (0: unlimited) and `seconds`
+// (0: unlimited): room for every playout's expansion, or 4M nodes for timed searches.
+std::size_t TreeNodesFor(std::uint64_t visits, double seconds);
 
 struct SearchPlayerOptions {
   std::string name = "mcts";

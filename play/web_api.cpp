@@ -24,7 +24,7 @@ json ParseBody(const std::string& body) {
     json j = json::parse(body);
     if (!j.is_object()) throw BadRequest{"the request body must be a JSON object"};
     return j;
-  } catch (const json::parse_error& e) {
+  } catch (const json::exception& e) {  // a parse error, or a number out of range
     throw BadRequest{std::string("malformed JSON: ") + e.what()};
   }
 }
@@ -46,8 +46,12 @@ std::string StringField(const json& j, const char* key, const std::string& fallb
   return j.at(key).get<std::string>();
 }
 
+// JSON text of a reply; bytes that are not UTF-8 (an error message quoting the request)
+// become U+FFFD instead of an exception.
+std::string Dump(const json& reply) { return reply.dump(-1, ' ', false, json::error_handler_t::replace); }
+
 HttpReply Error(int status, const std::string& message) {
-  return {status, "application/json", json{{"error", message}}.dump()};
+  return {status, "application/json", Dump(json{{"error", message}})};
 }
 
 }  // namespace
@@ -58,7 +62,8 @@ WebApi::WebApi(mcts::Evaluator& evaluator, const core::Rules& rules, int level, 
 
 void WebApi::AiTurns() {
   for (;;) {
-    const core::Position& pos = session_.game().position();
+    // A copy: playing a move may move the game's positions (a reference would dangle).
+    const core::Position pos = session_.game().position();
     if (pos.IsGameOver()) return;
     if (pos.MustPass()) {
       pass_note_ = std::string(core::ColorName(pos.side_to_move())) + " has no move and passes";
@@ -121,7 +126,7 @@ std::string WebApi::State() const {
     state["result"] = margin > 0 ? "You win by " + std::to_string(margin)
                       : margin < 0 ? "The AI wins by " + std::to_string(-margin) : std::string("Draw");
   }
-  return state.dump();
+  return Dump(state);
 }
 
 HttpReply WebApi::Handle(const std::string& method, const std::string& path, const std::string& body) {
@@ -183,7 +188,7 @@ HttpReply WebApi::Handle(const std::string& method, const std::string& path, con
         hints.push_back({{"move", core::SquareName(m.move, pos.size())}, {"win", m.win_probability},
                          {"discs", m.discs}, {"exact", m.exact}, {"visits", m.visits}});
       }
-      return {200, "application/json", json{{"hints", hints}}.dump()};
+      return {200, "application/json", Dump(json{{"hints", hints}})};
     } else if (path == "/api/undo") {
       if (!session_.Undo()) throw BadRequest{"nothing to undo"};
       while (session_.game().position().side_to_move() != human_ && session_.Undo()) {

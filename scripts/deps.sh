@@ -14,6 +14,10 @@ OZ_PACKAGES=(
 OZ_TEST_PACKAGES=(
   chromium chromium-driver python3-selenium python3-torch
 )
+# scripts/fuzz.sh: clang with libFuzzer and the sanitizers' runtimes.
+OZ_FUZZ_PACKAGES=(
+  clang libclang-rt-14-dev
+)
 
 oz_missing_packages() {
   local pkg

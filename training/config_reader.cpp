@@ -1,5 +1,6 @@
 #include "training/config_reader.h"
 
+#include <algorithm>
 #include <sstream>
 
 #include "core/error.h"
@@ -21,6 +22,16 @@ std::string Where(const YAML::Node& node) {
 
 }  // namespace
 
+ConfigReader::ConfigReader(YAML::Node root, std::string name)
+    : root_(std::move(root)), name_(std::move(name)) {
+  if (!root_.IsDefined() || root_.IsNull()) {
+    root_ = YAML::Node(YAML::NodeType::Map);  // an empty file: every default
+  } else if (!root_.IsMap()) {
+    throw core::InputError("config " + name_ + ": expected sections such as 'game:' and "
+                           "'train:' at the top level" + Where(root_));
+  }
+}
+
 ConfigReader ConfigReader::FromFile(const std::string& path) {
   try {
     return ConfigReader(YAML::LoadFile(path), path);
@@ -40,13 +51,16 @@ ConfigReader ConfigReader::FromString(const std::string& text, const std::string
 }
 
 void ConfigReader::Override(const std::vector<std::string>& assignments) {
-  if (!root_.IsDefined() || root_.IsNull()) root_ = YAML::Node(YAML::NodeType::Map);
   for (const std::string& assignment : assignments) {
     const std::size_t eq = assignment.find('=');
     if (eq == std::string::npos || eq == 0) {
       throw core::InputError("--set '" + assignment + "': expected key.path=value");
     }
     const std::vector<std::string> parts = Split(assignment.substr(0, eq));
+    if (parts.empty() || std::find(parts.begin(), parts.end(), "") != parts.end() ||
+        assignment[eq - 1] == '.') {
+      throw core::InputError("--set '" + assignment + "': a key path has no empty parts (a.b.c)");
+    }
     YAML::Node value;
     try {
       value = YAML::Load(assignment.substr(eq + 1));
@@ -174,7 +188,11 @@ void ConfigReader::CollectKeys(const YAML::Node& node, const std::string& prefix
     return;
   }
   for (const auto& item : node) {
-    const std::string key = (prefix.empty() ? "" : prefix + ".") + item.first.as<std::string>();
+    if (!item.first.IsScalar()) {
+      throw core::InputError("config " + name_ + ": a key" + Where(item.first) +
+                             " is not a plain name");
+    }
+    const std::string key = (prefix.empty() ? "" : prefix + ".") + item.first.Scalar();
     CollectKeys(item.second, key, out);
   }
 }

@@ -39,7 +39,8 @@ class ConfigReader {
   const std::string& name() const { return name_; }
 
  private:
-  ConfigReader(YAML::Node root, std::string name) : root_(std::move(root)), name_(std::move(name)) {}
+  // Throws when the top level is not a map of sections.
+  ConfigReader(YAML::Node root, std::string name);
   // The scalar at `key`, or an undefined node; marks the key as read.
   YAML::Node Find(const std::string& key);
   [[noreturn]] void Fail(const std::string& key, const YAML::Node& node,

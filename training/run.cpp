@@ -310,7 +310,12 @@ RunSummary Run::Execute(const std::atomic<bool>& stop) {
   window.exponent = config_.window_exponent;
   window.shard_positions = config_.shard_positions;
   ReplayBuffer buffer((dir_ / "replay").string(), window, config_.rules.size);
-  if (!checkpoint.net) SaveCheckpoint(trainer, buffer);
+  if (checkpoint.net) {
+    log_ << "replay: " << buffer.games() << " games, " << buffer.seen() << " positions ("
+         << buffer.size() << " in the window)\n";
+  } else {
+    SaveCheckpoint(trainer, buffer);
+  }
 
   evaluation_ = std::make_unique<CheckpointEvaluation>(config_, dir_.string());
   ModelSource models(config_.inference);
