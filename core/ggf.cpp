@@ -1,6 +1,7 @@
 #include "core/ggf.h"
 
 #include <cctype>
+#include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <utility>
@@ -60,7 +61,7 @@ std::optional<double> ParseNumber(const std::string& s) {
   while (true) {
     char* end = nullptr;
     const double v = std::strtod(s.c_str() + pos, &end);
-    if (end == s.c_str() + pos) return std::nullopt;
+    if (end == s.c_str() + pos || !std::isfinite(v)) return std::nullopt;  // no nan, inf
     total = total * 60 + v;
     pos = static_cast<std::size_t>(end - s.c_str());
     if (pos == s.size()) return total;
@@ -75,7 +76,7 @@ Result<Position> ParseBoard(const std::string& value) {
   std::size_t digits = i;
   while (digits < value.size() && std::isdigit(static_cast<unsigned char>(value[digits]))) ++digits;
   if (digits == i) return Error{"GGF BO[]: missing board size"};
-  const int size = std::atoi(value.substr(i, digits - i).c_str());
+  const int size = digits - i > 2 ? 0 : std::atoi(value.substr(i, digits - i).c_str());
   if (!IsValidSize(size)) {
     return Error{"GGF BO[]: board size " + std::to_string(size) + " is not supported"};
   }
@@ -147,9 +148,10 @@ std::optional<Error> Apply(const Property& p, GgfRecord& rec, Position& pos, boo
   } else if (p.name == "TY") {
     std::size_t k = 0;
     while (k < v.size() && !std::isdigit(static_cast<unsigned char>(v[k]))) ++k;
-    type_size = std::atoi(v.c_str() + k);
-    if (!IsValidSize(type_size)) return Error{"GGF TY[" + v + "]: unsupported board size"};
+    const std::size_t first = k;
     while (k < v.size() && std::isdigit(static_cast<unsigned char>(v[k]))) ++k;
+    type_size = k - first > 2 ? 0 : std::atoi(v.substr(first, k - first).c_str());
+    if (!IsValidSize(type_size)) return Error{"GGF TY[" + v + "]: unsupported board size"};
     rec.rules.anti = v.find('a', k) != std::string::npos;
     if (v.find('r', k) != std::string::npos) rec.rules.start = StartKind::kRandom;
   } else if (p.name == "RE") {

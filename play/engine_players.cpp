@@ -1,6 +1,7 @@
 #include "play/engine_players.h"
 
 #include <cctype>
+#include <cmath>
 #include <cstdlib>
 #include <sstream>
 
@@ -62,10 +63,10 @@ GtpPlayer::GtpPlayer(const std::string& command, EngineOptions options)
 std::optional<std::string> GtpPlayer::Command(const std::string& command, bool required,
                                               double timeout_seconds) {
   process_->WriteLine(command);
-  const std::chrono::duration<double> timeout(timeout_seconds);
+  const EngineProcess::Deadline deadline{std::chrono::duration<double>(timeout_seconds)};
   std::string first;
   do {
-    first = Trim(process_->ReadLine(timeout));
+    first = Trim(process_->ReadLine(deadline));
   } while (first.empty());
   if (first[0] != '=' && first[0] != '?') {
     throw PlayerError("engine '" + options_.name + "' answered '" + command +
@@ -73,7 +74,7 @@ std::optional<std::string> GtpPlayer::Command(const std::string& command, bool r
   }
   // The reply runs to the next empty line.
   std::string reply = Trim(first.substr(1));
-  for (std::string line; !(line = process_->ReadLine(timeout)).empty();) reply += "\n" + line;
+  for (std::string line; !(line = process_->ReadLine(deadline)).empty();) reply += "\n" + line;
   if (first[0] == '?') {
     if (required) {
       throw PlayerError("engine '" + options_.name + "' refused '" + command + "': " + reply);
@@ -148,9 +149,9 @@ void NBoardPlayer::Start() {
 void NBoardPlayer::Ping(double timeout_seconds) {
   const std::string expected = "pong " + std::to_string(++ping_);
   process_->WriteLine("ping " + std::to_string(ping_));
-  const std::chrono::duration<double> timeout(timeout_seconds);
+  const EngineProcess::Deadline deadline{std::chrono::duration<double>(timeout_seconds)};
   for (;;) {
-    const std::string line = Trim(process_->ReadLine(timeout));
+    const std::string line = Trim(process_->ReadLine(deadline));
     if (line == expected) return;
     // Anything else before the pong is informational or an answer to earlier work.
   }
@@ -167,9 +168,9 @@ PlayedMove NBoardPlayer::GenMove(const core::Game& game, const MoveClock& clock)
   process_->WriteLine("set game " + core::WriteGgf(record));
   Ping(timeout);
   process_->WriteLine("go");
-  const std::chrono::duration<double> wait(timeout);
+  const EngineProcess::Deadline deadline{std::chrono::duration<double>(timeout)};
   for (;;) {
-    const std::string line = Trim(process_->ReadLine(wait));
+    const std::string line = Trim(process_->ReadLine(deadline));
     if (line.empty()) continue;
     if (StartsWith(line, "===")) {
       std::string rest = Trim(line.substr(3));
@@ -182,7 +183,8 @@ PlayedMove NBoardPlayer::GenMove(const core::Game& game, const MoveClock& clock)
       if (words.size() > 1) {
         char* end = nullptr;
         const double eval = std::strtod(words[1].c_str(), &end);
-        if (end == words[1].c_str() + words[1].size()) move.eval = eval;
+        // Only a number of discs is an evaluation ("nan" or 1e999 are not).
+        if (end == words[1].c_str() + words[1].size() && std::abs(eval) <= 1000) move.eval = eval;
       }
       return move;
     }

@@ -102,9 +102,13 @@ void EngineProcess::WriteLine(const std::string& line) {
   }
 }
 
-std::string EngineProcess::ReadLine(std::chrono::duration<double> timeout) {
+EngineProcess::Deadline::Deadline(std::chrono::duration<double> timeout)
+    : at(std::chrono::steady_clock::now() +
+         std::chrono::duration_cast<std::chrono::steady_clock::duration>(timeout)),
+      seconds(timeout.count()) {}
+
+std::string EngineProcess::ReadLine(const Deadline& deadline) {
   using Clock = std::chrono::steady_clock;
-  const auto deadline = Clock::now() + std::chrono::duration_cast<Clock::duration>(timeout);
   for (;;) {
     const std::size_t newline = buffer_.find('\n');
     if (newline != std::string::npos) {
@@ -115,11 +119,11 @@ std::string EngineProcess::ReadLine(std::chrono::duration<double> timeout) {
     }
     if (buffer_.size() > (1u << 20)) Fail("sent a line longer than 1 MiB");
     if (pid_ <= 0) Fail("is not running");
-    const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - Clock::now());
+    const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline.at - Clock::now());
     if (left.count() <= 0) {
       Kill();
       char secs[32];
-      std::snprintf(secs, sizeof secs, "%.1f", timeout.count());
+      std::snprintf(secs, sizeof secs, "%.1f", deadline.seconds);
       Fail(std::string("did not answer within ") + secs + " s (killed)");
     }
     pollfd fd{from_engine_, POLLIN, 0};

@@ -22,9 +22,16 @@ class EngineProcess {
   const std::string& command() const { return command_; }
   // Writes one line (a newline is added).
   void WriteLine(const std::string& line);
-  // The next line without its newline (and without a trailing '\r'), waiting at most
-  // `timeout`; throws PlayerError when the engine dies or the time runs out.
-  std::string ReadLine(std::chrono::duration<double> timeout);
+  // A deadline for a whole exchange: `timeout` from now.
+  struct Deadline {
+    explicit Deadline(std::chrono::duration<double> timeout);
+    std::chrono::steady_clock::time_point at;
+    double seconds;  // the timeout, for messages
+  };
+  // The next line without its newline (and without a trailing '\r'), waiting until
+  // `deadline` (so that an engine sending blank or chatty lines cannot keep a caller
+  // waiting past it); throws PlayerError when the engine dies or the time runs out.
+  std::string ReadLine(const Deadline& deadline);
   // Kills the engine now (e.g. after a timeout); later calls fail.
   void Kill();
 

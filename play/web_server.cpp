@@ -6,6 +6,10 @@
 
 namespace othello::play {
 
+namespace {
+constexpr std::size_t kWorkers = 96;  // threads serving connections (idle ones sleep)
+}  // namespace
+
 struct WebServer::Impl {
   explicit Impl(WebApi& a) : api(a) {}
   WebApi& api;
@@ -15,7 +19,12 @@ struct WebServer::Impl {
 WebServer::WebServer(WebApi& api) : impl_(std::make_unique<Impl>(api)) {
   httplib::Server& server = impl_->server;
   server.set_payload_max_length(64 * 1024);
-  server.set_read_timeout(10, 0);
+  // Connections that open and then send nothing (or trickle) hold a worker thread each
+  // until the read timeout: enough workers, and short timeouts, keep the page answering
+  // while dozens of them are open (tests/play/web_fuzz.py).
+  server.new_task_queue = [] { return new httplib::ThreadPool(kWorkers); };
+  server.set_read_timeout(2, 0);
+  server.set_keep_alive_timeout(2);
   auto handler = [this](const httplib::Request& request, httplib::Response& response) {
     const HttpReply reply = impl_->api.Handle(request.method, request.path, request.body);
     response.status = reply.status;

@@ -1,7 +1,9 @@
 #pragma once
 // The HTTP server of `othello-zero serve` (cpp-httplib): the page and the API of
 // web_api.h on a local address. Requests are limited to 64 KiB; a malformed request
-// gets an error reply and the server keeps running.
+// gets an error reply (or, when it is not HTTP at all, a closed connection) and the
+// server keeps running; 96 worker threads and 2-second read and keep-alive timeouts keep
+// it answering while many idle connections are open.
 // Thread safety: Run() blocks until Stop() is called from another thread (or a signal).
 #include <memory>
 #include <string>

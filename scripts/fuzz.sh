@@ -31,7 +31,7 @@ cmake --build "$build" -j "$(nproc)" --target "${targets[@]}" fuzz_seeds
 mkdir -p "$build/crashes" "$build/logs"
 # LibTorch and OpenBLAS keep allocations for the life of the process (thread pools,
 # kernels' caches): reported leaks from inside them are suppressed, each with its reason.
-export LSAN_OPTIONS="suppressions=$PWD/tests/fuzz/lsan.supp:print_suppressions=0"
+export LSAN_OPTIONS="suppressions=$PWD/tests/sanitizers/lsan.supp:print_suppressions=0"
 export ASAN_OPTIONS="abort_on_error=1:detect_stack_use_after_return=1"
 export UBSAN_OPTIONS="print_stacktrace=1"
 

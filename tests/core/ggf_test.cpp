@@ -96,6 +96,11 @@ TEST(Ggf, BrokenRecordsNameWhatAndWhere) {
   EXPECT_THAT(ParseGgf(head + "B[f5/x];)").error(), HasSubstr("bad evaluation 'x'"));
   EXPECT_THAT(ParseGgf(head + "B[f5//y];)").error(), HasSubstr("bad time 'y'"));
   EXPECT_THAT(ParseGgf(head + "RE[abc];)").error(), HasSubstr("RE[abc]: bad result"));
+  EXPECT_THAT(ParseGgf(head + "RE[nan];)").error(), HasSubstr("RE[nan]: bad result"));
+  EXPECT_THAT(ParseGgf(head + "B[f5/1e999];)").error(), HasSubstr("bad evaluation '1e999'"));
+  EXPECT_THAT(ParseGgf(head + "TY[99999999999999999999];)").error(),
+              HasSubstr("unsupported board size"));
+  EXPECT_THAT(ParseGgf("(;BO[00000000000000000000008 -];)").error(), HasSubstr("not supported"));
   EXPECT_THAT(ParseGgf(head + "TY[6];)").error(), HasSubstr("TY[] says size 6"));
   EXPECT_THAT(ParseGgf("(;GM[Othello]B[f5];)").error(), HasSubstr("move before BO[]"));
   EXPECT_THAT(ParseGgf("(;GM[Othello];)").error(), HasSubstr("missing BO[]"));

@@ -221,8 +221,20 @@ INSTANTIATE_TEST_SUITE_P(
                       BrokenCase{"illegal", "(a1) is illegal"},
                       BrokenCase{"error", "refused 'genmove black': something went wrong"},
                       BrokenCase{"hang", "did not answer within 1.0 s"},
+                      BrokenCase{"chatty", "did not answer within 1.0 s"},
                       BrokenCase{"die", "died"}),
     [](const auto& info) { return std::string(info.param.mode); });
+
+TEST(Engines, AChattyNBoardEngineThatNeverMovesForfeits) {
+  EngineOptions options;
+  options.name = "chatty";
+  options.move_timeout_seconds = 1.0;
+  NBoardPlayer engine(kFakeNBoard + " chatty", options);
+  RandomPlayer random(1);
+  const GameOutcome out = PlayGame(engine, random, {});
+  EXPECT_EQ(out.end, GameEnd::kForfeit);
+  EXPECT_NE(out.reason.find("did not answer within 1.0 s"), std::string::npos) << out.reason;
+}
 
 TEST(Engines, MissingEngineForfeits) {
   EngineOptions options;
