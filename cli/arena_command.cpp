@@ -1,8 +1,8 @@
 // othello-zero arena: round-robin matches between players (training/arena.h).
-#include <fstream>
 #include <iostream>
 
 #include "cli/commands.h"
+#include "core/file_io.h"
 #include "core/rules.h"
 #include "training/arena.h"
 #include "training/player_spec.h"
@@ -63,9 +63,7 @@ void RunArenaCommand(const ArenaCommandOptions& opt) {
   const training::ArenaSummary summary = training::RunArena(players, options, std::cerr);
   std::cout << training::FormatArenaTable(summary);
   if (!opt.json.empty()) {
-    std::ofstream out(opt.json);
-    out << training::ArenaJson(summary, options) << "\n";
-    if (!out) throw CliError("--json: cannot write " + opt.json);
+    core::WriteFileAtomically(opt.json, training::ArenaJson(summary, options) + "\n", "--json");
   }
   if (!opt.out_dir.empty()) std::cout << "games appended to " << opt.out_dir << "/games.ggf\n";
 }

@@ -1,9 +1,9 @@
 // othello-zero elo: ratings fitted to every recorded game (training/elo.h).
 #include <filesystem>
-#include <fstream>
 #include <iostream>
 
 #include "cli/commands.h"
+#include "core/file_io.h"
 #include "training/elo.h"
 
 namespace othello::cli {
@@ -28,9 +28,7 @@ void RunElo(const EloCommandOptions& opt) {
     const std::filesystem::path first(opt.paths.front());
     csv = ((std::filesystem::is_directory(first) ? first : first.parent_path()) / "elo.csv").string();
   }
-  std::ofstream out(csv);
-  out << training::LadderCsv(ratings);
-  if (!out) throw CliError("cannot write " + csv);
+  core::WriteFileAtomically(csv, training::LadderCsv(ratings), "ladder");
   std::cout << "ladder written to " << csv << "\n";
 }
 

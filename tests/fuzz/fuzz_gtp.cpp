@@ -6,6 +6,7 @@
 #include <string>
 
 #include "mcts/evaluator.h"
+#include "tests/fuzz/fuzz_lines.h"
 #include "play/game_session.h"
 #include "play/gtp_engine.h"
 
@@ -16,17 +17,13 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   strength.visits = 8;
   play::GameSession session(evaluator, core::Rules{}, strength);
   play::GtpEngine engine(session);
-  const std::string input(reinterpret_cast<const char*>(data), size);
-  std::size_t begin = 0;
-  while (begin < input.size() && !engine.quit()) {
-    std::size_t end = input.find('\n', begin);
-    if (end == std::string::npos) end = input.size();
-    const std::string reply = engine.Handle(input.substr(begin, end - begin));
+  fuzz::ForEachLine(data, size, [&](const std::string& line) {
+    const std::string reply = engine.Handle(line);
     if (!reply.empty() && ((reply[0] != '=' && reply[0] != '?') || reply.size() < 3 ||
                            reply.compare(reply.size() - 2, 2, "\n\n") != 0)) {
       std::abort();
     }
-    begin = end + 1;
-  }
+    return !engine.quit();
+  });
   return 0;
 }

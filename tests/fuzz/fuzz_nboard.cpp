@@ -6,6 +6,7 @@
 #include <string>
 
 #include "mcts/evaluator.h"
+#include "tests/fuzz/fuzz_lines.h"
 #include "play/game_session.h"
 #include "play/nboard_engine.h"
 
@@ -16,19 +17,15 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   strength.visits = 8;
   play::GameSession session(evaluator, core::Rules{}, strength);
   play::NBoardEngine engine(session);
-  const std::string input(reinterpret_cast<const char*>(data), size);
-  std::size_t begin = 0;
-  while (begin < input.size()) {
-    std::size_t end = input.find('\n', begin);
-    if (end == std::string::npos) end = input.size();
-    const std::string reply = engine.Handle(input.substr(begin, end - begin));
+  fuzz::ForEachLine(data, size, [&](const std::string& line) {
+    const std::string reply = engine.Handle(line);
     if (!reply.empty() && reply.back() != '\n') std::abort();
     if (session.strength().visits > 64) {  // keep each input fast
       play::Strength capped = session.strength();
       capped.visits = 64;
       session.set_strength(capped);
     }
-    begin = end + 1;
-  }
+    return true;
+  });
   return 0;
 }
