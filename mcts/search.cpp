@@ -252,7 +252,17 @@ bool TreeSearch::SolveLeaf(Node& node, const core::Position& position, core::Squ
   if (over) {
     margin = core::Score(position, params_.rules).MarginFor(position.side_to_move());
   } else {
-    const core::SolveResult r = core::SolveExact(position, params_.rules);
+    // A timed search's solves end with its time (on a slow machine a batch of leaf
+    // solves could otherwise overrun a clock); an unfinished solve proves nothing.
+    core::SolveLimits limits;
+    limits.stop = limits_.stop;
+    if (limits_.seconds > 0) {
+      limits.max_seconds =
+          limits_.seconds -
+          std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count();
+      if (limits.max_seconds <= 0) return false;
+    }
+    const core::SolveResult r = core::SolveExact(position, params_.rules, limits);
     if (!r.exact()) return false;
     margin = r.score;
     if (best_move && r.best_move != core::SolveResult::kNoMove) *best_move = r.best_move;

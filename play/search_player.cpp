@@ -32,6 +32,7 @@ SearchPlayer::~SearchPlayer() = default;
 void SearchPlayer::NewGame(const core::Game& game, const std::optional<TimeControl>&) {
   options_.params.rules = game.rules();
   tree_.Reset();
+  tree_.Sync(game, options_.tree_nodes);  // allocated now, off the clock (4M nodes take a while)
 }
 
 PlayedMove SearchPlayer::GenMove(const core::Game& game, const MoveClock& clock) {

@@ -40,6 +40,9 @@ case "$sanitizer" in
     build_dir=${BUILD_DIR:-build-tsan}
     cmake_args="$cmake_args -DOZ_TSAN=ON -DOZ_BUILD_BENCHMARKS=OFF"
     export TSAN_OPTIONS="halt_on_error=1:second_deadlock_stack=1:suppressions=$supp/tsan.supp"
+    # LibTorch, oneDNN and OpenBLAS on one thread (their thread pools synchronise in
+    # libraries TSan cannot see; nn/inference.cpp says more).
+    export OMP_NUM_THREADS=1 OPENBLAS_NUM_THREADS=1
     ;;
 esac
 
