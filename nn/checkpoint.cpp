@@ -8,7 +8,9 @@
 #include "core/file_io.h"
 #include "nn/binary_io.h"
 #include "nn/model_file.h"
+#include "nn/optimizer_state.h"
 #include "nn/rules_json.h"
+#include "nn/tensor_io.h"
 
 namespace othello::nn {
 namespace {
@@ -28,14 +30,6 @@ std::uint64_t Checksum(std::string_view file, std::size_t header, std::uint32_t 
 
 [[noreturn]] void Fail(const std::string& name, const std::string& what) {
   throw core::InputError("checkpoint " + name + ": " + what);
-}
-
-std::string Serialize(const std::function<void(torch::serialize::OutputArchive&)>& save) {
-  torch::serialize::OutputArchive archive;
-  save(archive);
-  std::ostringstream stream;
-  archive.save_to(stream);
-  return stream.str();
 }
 
 // The least number of bytes the weights of `config` take (their float32 values).
@@ -113,17 +107,31 @@ void ReadMetadata(std::string_view text, const std::string& name, Checkpoint& ch
   checkpoint.metadata = std::move(metadata);
 }
 
+// Versions 1-3 held LibTorch archives. They are read with LibTorch's reader, which
+// trusts its input more than this project's readers do (README: Robustness).
+void LoadLegacyWeights(const Sections& s, const std::string& name, Checkpoint& checkpoint) {
+  try {
+    std::istringstream weights{std::string(s.weights)};
+    torch::serialize::InputArchive archive;
+    archive.load_from(weights);
+    checkpoint.net->load(archive);
+  } catch (const std::exception& e) {
+    const std::string what = e.what();
+    Fail(name, "weights do not match the network (" + s.config.Describe() +
+                   "): " + what.substr(0, what.find('\n')));
+  }
+  checkpoint.legacy_optimizer_archive = std::string(s.optimizer);
+}
+
 }  // namespace
 
 std::string SerializeCheckpoint(OthelloNet& net, std::int64_t step,
                                 torch::optim::Optimizer* optimizer,
                                 const std::optional<core::Rules>& rules,
                                 const nlohmann::json& metadata) {
-  const std::string weights =
-      Serialize([&](torch::serialize::OutputArchive& a) { net->save(a); });
+  const std::string weights = EncodeTensors(ModuleTensors(*net));
   const std::string optimizer_state =
-      optimizer ? Serialize([&](torch::serialize::OutputArchive& a) { optimizer->save(a); })
-                : std::string();
+      optimizer ? EncodeTensors(OptimizerTensors(*optimizer)) : std::string();
   nlohmann::json all = metadata.is_object() ? metadata : nlohmann::json::object();
   if (rules) all["rules"] = RulesToJson(*rules);
   const std::string extra = all.empty() ? std::string() : all.dump();
@@ -173,17 +181,15 @@ Checkpoint ParseCheckpoint(std::string_view bytes, const std::string& name,
   checkpoint.step = s.step;
   ReadMetadata(s.metadata, name, checkpoint);
   checkpoint.net = OthelloNet(s.config);
-  try {
-    std::istringstream weights{std::string(s.weights)};
-    torch::serialize::InputArchive archive;
-    archive.load_from(weights);
-    checkpoint.net->load(archive);
-  } catch (const std::exception& e) {
-    const std::string what = e.what();
-    Fail(name, "weights do not match the network (" + s.config.Describe() +
-                   "): " + what.substr(0, what.find('\n')));
+  if (s.version >= 4) {
+    LoadModuleTensors(*checkpoint.net, DecodeTensors(s.weights, "checkpoint " + name + ": weights"),
+                      "checkpoint " + name + ": weights (" + s.config.Describe() + ")");
+    if (!s.optimizer.empty()) {
+      checkpoint.optimizer_state = DecodeTensors(s.optimizer, "checkpoint " + name + ": optimizer state");
+    }
+  } else {
+    LoadLegacyWeights(s, name, checkpoint);
   }
-  checkpoint.optimizer_state = std::string(s.optimizer);
   return checkpoint;
 }
 
@@ -193,9 +199,12 @@ Checkpoint LoadCheckpoint(const std::string& path, const std::optional<NetConfig
 
 void RestoreOptimizer(const Checkpoint& checkpoint, torch::optim::Optimizer& optimizer,
                       const std::string& path) {
-  if (checkpoint.optimizer_state.empty()) return;
+  if (!checkpoint.optimizer_state.empty()) {
+    LoadOptimizerTensors(optimizer, checkpoint.optimizer_state, "checkpoint " + path);
+  }
+  if (checkpoint.legacy_optimizer_archive.empty()) return;
   try {
-    std::istringstream stream(checkpoint.optimizer_state);
+    std::istringstream stream(checkpoint.legacy_optimizer_archive);
     torch::serialize::InputArchive archive;
     archive.load_from(stream);
     optimizer.load(archive);

@@ -5,20 +5,24 @@
 //
 // Layout (little-endian): "OZCKPT01" | u32 format version | 5 x i32 NetConfig |
 // i64 step | u64 weight bytes | u64 optimizer bytes | u64 metadata bytes | u64 checksum
-// | weights (torch archive) | optimizer (torch archive, may be empty) | metadata (a
-// JSON object: "rules" in nn/rules_json.h's form, and the caller's keys).
-// The checksum covers everything but its own field: CRC-32 (core/checksum.h) since
-// version 3; versions 1 (no metadata section) and 2 used 64-bit FNV-1a and are still
-// read.
+// | weights | optimizer state (may be empty) | metadata (a JSON object: "rules" in
+// nn/rules_json.h's form, and the caller's keys).
+// Since version 4 the weights (every parameter and buffer by name) and the optimizer
+// state (nn/optimizer_state.h) are in the project's own tensor encoding
+// (nn/tensor_io.h), so no LibTorch archive reader sees a file's bytes. Versions 1-3 held
+// LibTorch archives there and are still read through LibTorch. The checksum covers
+// everything but its own field: CRC-32 (core/checksum.h) since version 3; versions 1 (no
+// metadata section) and 2 used 64-bit FNV-1a.
 //
 // Loading checks the magic, version, every size against the bytes that remain
 // (truncation), the checksum (corruption), the configuration (against an expected
 // one, if given), that the weights section can hold the configuration's weights (so a
-// crafted header cannot make it allocate a huge network), the metadata and the weights'
-// names and shapes; every failure throws core::InputError naming the file and the
+// crafted header cannot make it allocate a huge network), the metadata, every tensor's
+// length, name, type and shape, and the optimizer entries' names; every failure throws core::InputError naming the file and the
 // problem.
 // Thread safety: pure functions of their arguments and files.
 #include <cstdint>
+#include <map>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -31,13 +35,15 @@
 
 namespace othello::nn {
 
-inline constexpr std::uint32_t kCheckpointVersion = 3;
+inline constexpr std::uint32_t kCheckpointVersion = 4;
 
 struct Checkpoint {
   OthelloNet net{nullptr};
   std::int64_t step = 0;
   std::optional<core::Rules> rules;  // absent in files written before runs stored them
-  std::string optimizer_state;       // a serialized torch archive, empty when not saved
+  // The optimizer's state (nn/optimizer_state.h), empty when none was saved.
+  std::map<std::string, torch::Tensor> optimizer_state;
+  std::string legacy_optimizer_archive;  // a LibTorch archive, from files before version 4
   nlohmann::json metadata = nlohmann::json::object();  // the caller's keys
 };
 
@@ -60,7 +66,8 @@ Checkpoint LoadCheckpoint(const std::string& path,
 Checkpoint ParseCheckpoint(std::string_view bytes, const std::string& name,
                            const std::optional<NetConfig>& expected = std::nullopt);
 
-// Restores the optimizer state saved with a checkpoint (no-op when none was saved).
+// Restores the optimizer state saved with a checkpoint (no-op when none was saved); a
+// state for another optimizer or network throws core::InputError naming `path`.
 void RestoreOptimizer(const Checkpoint& checkpoint, torch::optim::Optimizer& optimizer,
                       const std::string& path);
 

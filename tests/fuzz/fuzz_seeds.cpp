@@ -107,16 +107,15 @@ void CheckpointSeeds(const fs::path& dir) {
   sgd.zero_grad();
   net->forward(torch::zeros({2, 6, 6, 6})).wdl_logits.sum().backward();
   sgd.step();
+  torch::optim::AdamW adamw(net->parameters(), torch::optim::AdamWOptions(0.01));
+  adamw.zero_grad();
+  net->forward(torch::zeros({2, 6, 6, 6})).wdl_logits.sum().backward();
+  adamw.step();
   core::Rules six;
   six.size = 6;
-  Write(dir, "v3-full.ckpt", nn::SerializeCheckpoint(net, 200, &sgd, six, {{"rng", {1, 2, 3, 4}}}));
-  Write(dir, "v3-bare.ckpt", nn::SerializeCheckpoint(net, 0));
-  // Version 2: the same layout with a 64-bit FNV-1a checksum.
-  std::string v2 = nn::SerializeCheckpoint(net, 5, nullptr, six);
-  v2[8] = 2;
-  const std::uint64_t h = core::Fnv1a64(v2.data() + 72, v2.size() - 72, core::Fnv1a64(v2.data(), 64));
-  std::memcpy(&v2[64], &h, 8);
-  Write(dir, "v2.ckpt", v2);
+  Write(dir, "full-sgd.ckpt", nn::SerializeCheckpoint(net, 200, &sgd, six, {{"rng", {1, 2, 3, 4}}}));
+  Write(dir, "full-adamw.ckpt", nn::SerializeCheckpoint(net, 300, &adamw, six));
+  Write(dir, "bare.ckpt", nn::SerializeCheckpoint(net, 0));
 }
 
 void ReplaySeeds(const fs::path& shards, const fs::path& journals) {

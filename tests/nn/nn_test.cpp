@@ -5,6 +5,8 @@
 #include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <functional>
+#include <sstream>
 
 #include "core/checksum.h"
 #include "core/error.h"
@@ -171,6 +173,23 @@ TEST(Checkpoint, RoundTripGivesIdenticalOutputsAndState) {
   torch::optim::Adam restored(loaded.net->parameters(), torch::optim::AdamOptions(1e-3));
   RestoreOptimizer(loaded, restored, path);
   EXPECT_FALSE(loaded.optimizer_state.empty());
+  // The restored optimizer takes the step the saved one takes (its moments came back:
+  // a fresh Adam's first step differs).
+  for (auto* n : {&net, &loaded.net}) {
+    (*n)->train();
+    (*n)->zero_grad();
+  }
+  {
+    torch::AutoGradMode grad(true);
+    net->forward(input).wdl_logits.sum().backward();
+    loaded.net->forward(input).wdl_logits.sum().backward();
+  }
+  optimizer.step();
+  restored.step();
+  const auto after = net->parameters(), restored_after = loaded.net->parameters();
+  for (std::size_t i = 0; i < after.size(); ++i) {
+    EXPECT_TRUE(torch::allclose(after[i], restored_after[i], 0, 1e-7)) << "parameter " << i;
+  }
   std::filesystem::remove(path);
 }
 
@@ -210,7 +229,7 @@ TEST(Checkpoint, BrokenFilesGiveClearErrors) {
   std::string versioned = bytes;
   versioned[8] = 7;
   write(versioned);
-  EXPECT_THAT(error(), HasSubstr("format version 7; this build reads versions 1-3"));
+  EXPECT_THAT(error(), HasSubstr("format version 7; this build reads versions 1-4"));
 
   write(bytes);
   NetConfig wider = Tiny();
@@ -265,49 +284,106 @@ TEST(Checkpoint, CraftedHeadersWithARightChecksumAreRefused) {
   EXPECT_THAT(error(odd), HasSubstr("rules: board size 7 is not supported"));
 }
 
-TEST(Checkpoint, VersionOneFilesStillLoad) {
-  OthelloNet net(Tiny());
-  const std::string path = TempPath("v1.ckpt");
-  SaveCheckpoint(path, net, 42);
-  std::string v2;
-  {
-    std::ifstream in(path, std::ios::binary);
-    v2.assign(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
+// A checkpoint as versions 1-3 wrote it: LibTorch archives for the weights and the
+// optimizer, the metadata section from version 2, FNV-1a before version 3.
+std::string LegacyCheckpoint(OthelloNet& net, std::int64_t step, std::uint32_t version,
+                             torch::optim::Optimizer* optimizer = nullptr,
+                             const nlohmann::json& metadata = nlohmann::json::object()) {
+  const auto archive = [](const std::function<void(torch::serialize::OutputArchive&)>& save) {
+    torch::serialize::OutputArchive a;
+    save(a);
+    std::ostringstream out;
+    a.save_to(out);
+    return out.str();
+  };
+  const std::string weights = archive([&](auto& a) { net->save(a); });
+  const std::string state = optimizer ? archive([&](auto& a) { optimizer->save(a); }) : "";
+  const std::string extra = version >= 2 && !metadata.empty() ? metadata.dump() : "";
+  const NetConfig& c = net->config();
+  std::string file = "OZCKPT01";
+  Put<std::uint32_t>(file, version);
+  for (int v : {c.blocks, c.channels, c.global_pool_every, c.head_channels, c.value_hidden}) {
+    Put<std::int32_t>(file, v);
   }
-  // Version 1: the same without the extra-section size, with its own checksum.
-  std::string v1 = v2.substr(0, 56) + v2.substr(64, 8) + v2.substr(72);
-  v1.resize(v1.size() - static_cast<std::size_t>(Get<std::uint64_t>(v2, 56)));  // no metadata
-  v1[8] = 1;
-  std::uint64_t h = 0xcbf29ce484222325ULL;
-  for (std::size_t i = 0; i < v1.size(); ++i) {
-    if (i >= 56 && i < 64) continue;
-    h = (h ^ static_cast<unsigned char>(v1[i])) * 0x100000001b3ULL;
-  }
-  std::memcpy(&v1[56], &h, 8);
-  std::ofstream(path, std::ios::binary | std::ios::trunc) << v1;
-  const Checkpoint loaded = LoadCheckpoint(path, Tiny());
-  EXPECT_EQ(loaded.step, 42);
-  EXPECT_TRUE(loaded.metadata.empty());
-  EXPECT_FALSE(loaded.rules.has_value());
-  std::filesystem::remove(path);
+  Put<std::int64_t>(file, step);
+  Put<std::uint64_t>(file, weights.size());
+  Put<std::uint64_t>(file, state.size());
+  if (version >= 2) Put<std::uint64_t>(file, extra.size());
+  Put<std::uint64_t>(file, 0);
+  file += weights + state + extra;
+  const std::size_t header = version == 1 ? 64 : 72;
+  const std::uint64_t sum =
+      version >= 3 ? core::Crc32(file.substr(header), core::Crc32(file.substr(0, header - 8)))
+                   : core::Fnv1a64(file.data() + header, file.size() - header,
+                                   core::Fnv1a64(file.data(), header - 8));
+  std::memcpy(&file[header - 8], &sum, 8);
+  return file;
 }
 
-TEST(Checkpoint, VersionTwoFilesStillLoad) {
+TEST(Checkpoint, FilesOfEarlierVersionsStillLoad) {
+  torch::manual_seed(3);
   OthelloNet net(Tiny());
-  // Version 2: the same layout as version 3 with a 64-bit FNV-1a checksum, and the rules
-  // of the run (without the keys added later) in the metadata.
-  std::string v2 = SerializeCheckpoint(
-      net, 42, nullptr, std::nullopt,
-      {{"rng", {1, 2, 3, 4}},
-       {"rules", {{"size", 6}, {"start", "standard"}, {"anti", false}, {"empties_to_winner", true}}}});
-  v2[8] = 2;
-  const std::uint64_t h = core::Fnv1a64(v2.data() + 72, v2.size() - 72, core::Fnv1a64(v2.data(), 64));
-  std::memcpy(&v2[64], &h, 8);
-  const Checkpoint loaded = ParseCheckpoint(v2, "v2.ckpt", Tiny());
-  EXPECT_EQ(loaded.step, 42);
-  ASSERT_TRUE(loaded.rules.has_value());
-  EXPECT_EQ(loaded.rules->size, 6);
-  EXPECT_EQ(loaded.metadata["rng"].size(), 4u);
+  torch::optim::SGD sgd(net->parameters(), torch::optim::SGDOptions(0.1).momentum(0.9));
+  net->zero_grad();
+  net->forward(Encode(RandomPositions(4, 8, 9))).wdl_logits.sum().backward();
+  sgd.step();
+  const nlohmann::json metadata = {
+      {"rng", {1, 2, 3, 4}},
+      {"rules", {{"size", 6}, {"start", "standard"}, {"anti", false}, {"empties_to_winner", true}}}};
+  for (std::uint32_t version : {1u, 2u, 3u}) {
+    SCOPED_TRACE("version " + std::to_string(version));
+    const Checkpoint loaded =
+        ParseCheckpoint(LegacyCheckpoint(net, 42, version, &sgd, metadata), "old.ckpt", Tiny());
+    EXPECT_EQ(loaded.step, 42);
+    EXPECT_EQ(loaded.rules.has_value(), version >= 2);
+    if (version >= 2) {
+      EXPECT_EQ(loaded.rules->size, 6);
+      EXPECT_EQ(loaded.metadata["rng"].size(), 4u);
+    }
+    const auto a = net->parameters(), b = loaded.net->parameters();
+    for (std::size_t i = 0; i < a.size(); ++i) EXPECT_TRUE(torch::equal(a[i], b[i]));
+    torch::optim::SGD restored(loaded.net->parameters(), torch::optim::SGDOptions(0.1).momentum(0.9));
+    RestoreOptimizer(loaded, restored, "old.ckpt");
+    EXPECT_EQ(restored.state().size(), sgd.state().size());
+  }
+}
+
+TEST(Checkpoint, CraftedTensorSectionsWithARightChecksumAreRefused) {
+  OthelloNet net(Tiny());
+  const std::string bytes = SerializeCheckpoint(net, 7);
+  const std::uint64_t weight_bytes = Get<std::uint64_t>(bytes, 40);
+  const auto error = [&](std::string file) {
+    Reseal(file);
+    try {
+      ParseCheckpoint(file, "crafted.ckpt");
+    } catch (const core::InputError& e) {
+      return std::string(e.what());
+    }
+    return std::string("no error");
+  };
+  // The first tensor's name length, then its first size: the file's own values work.
+  const std::uint32_t name_bytes = Get<std::uint32_t>(bytes, 76);
+  const std::size_t first_size = 72 + 4 + 4 + name_bytes + 2;
+  std::string file = bytes;
+  const std::int64_t huge = 1ll << 40;
+  std::memcpy(&file[first_size], &huge, 8);
+  EXPECT_THAT(error(file), HasSubstr("does not fit the data"));
+  file = bytes;
+  const std::uint32_t long_name = 100000;
+  std::memcpy(&file[76], &long_name, 4);
+  EXPECT_THAT(error(file), HasSubstr("a tensor name of 100000 bytes"));
+  file = bytes;
+  file[first_size - 2] = 9;  // the type
+  EXPECT_THAT(error(file), HasSubstr("unknown type 9"));
+  file = bytes;
+  file[first_size - 1] = 1;  // rank 1 where it is 4: the shape no longer fits the net
+  EXPECT_THAT(error(file), HasSubstr("crafted.ckpt: weights"));
+  // A weights section one tensor short.
+  file = bytes;
+  const std::uint32_t count = Get<std::uint32_t>(bytes, 72) - 1;
+  std::memcpy(&file[72], &count, 4);
+  EXPECT_THAT(error(file), HasSubstr("unexpected bytes after the tensors"));
+  EXPECT_GT(weight_bytes, 0u);
 }
 
 TEST(Inference, EvaluatorGivesProbabilitiesMatchingTheRawForwardPass) {
