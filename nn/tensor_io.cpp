@@ -113,7 +113,9 @@ std::string EncodeTensors(const NamedTensors& tensors) {
     Put<std::uint8_t>(out, type);
     Put<std::uint8_t>(out, static_cast<std::uint8_t>(values.dim()));
     for (std::int64_t size : values.sizes()) Put<std::int64_t>(out, size);
-    out.append(static_cast<const char*>(values.data_ptr()), values.numel() * values.element_size());
+    if (values.numel() > 0) {
+      out.append(static_cast<const char*>(values.data_ptr()), values.numel() * values.element_size());
+    }
   }
   return out;
 }

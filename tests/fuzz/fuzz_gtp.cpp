@@ -5,25 +5,18 @@
 #include <cstdlib>
 #include <string>
 
-#include "mcts/evaluator.h"
 #include "tests/fuzz/fuzz_lines.h"
-#include "play/game_session.h"
 #include "play/gtp_engine.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   using namespace othello;
-  mcts::UniformEvaluator evaluator;
-  play::Strength strength;
-  strength.visits = 8;
-  play::GameSession session(evaluator, core::Rules{}, strength);
-  play::GtpEngine engine(session);
-  fuzz::ForEachLine(data, size, [&](const std::string& line) {
-    const std::string reply = engine.Handle(line);
-    if (!reply.empty() && ((reply[0] != '=' && reply[0] != '?') || reply.size() < 3 ||
-                           reply.compare(reply.size() - 2, 2, "\n\n") != 0)) {
-      std::abort();
-    }
-    return !engine.quit();
-  });
+  fuzz::ForEachReply<play::GtpEngine>(
+      data, size, [](play::GtpEngine& engine, play::GameSession&, const std::string& reply) {
+        if (!reply.empty() && ((reply[0] != '=' && reply[0] != '?') || reply.size() < 3 ||
+                               reply.compare(reply.size() - 2, 2, "\n\n") != 0)) {
+          std::abort();
+        }
+        return !engine.quit();
+      });
   return 0;
 }

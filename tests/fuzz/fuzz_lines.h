@@ -1,9 +1,12 @@
 #pragma once
-// Shared by the protocol fuzz targets: the input as lines, each handed to `handle`
-// until it returns false.
+// Shared by the protocol fuzz targets: the input as lines, each handed to an engine
+// (or to `handle`) until it returns false.
 #include <cstddef>
 #include <cstdint>
 #include <string>
+
+#include "mcts/evaluator.h"
+#include "play/game_session.h"
 
 namespace othello::fuzz {
 
@@ -16,6 +19,21 @@ void ForEachLine(const std::uint8_t* data, std::size_t size, Handle&& handle) {
     if (!handle(input.substr(begin, end - begin))) return;
     begin = end + 1;
   }
+}
+
+// One protocol engine over a fresh 8x8 game session (uniform evaluator, 8 playouts a
+// move); `on_reply(engine, session, reply)` sees the reply to each line and returns
+// whether to go on.
+template <typename Engine, typename OnReply>
+void ForEachReply(const std::uint8_t* data, std::size_t size, OnReply&& on_reply) {
+  mcts::UniformEvaluator evaluator;
+  play::Strength strength;
+  strength.visits = 8;
+  play::GameSession session(evaluator, core::Rules{}, strength);
+  Engine engine(session);
+  ForEachLine(data, size, [&](const std::string& line) {
+    return on_reply(engine, session, engine.Handle(line));
+  });
 }
 
 }  // namespace othello::fuzz

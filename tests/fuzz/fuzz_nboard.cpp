@@ -5,27 +5,20 @@
 #include <cstdlib>
 #include <string>
 
-#include "mcts/evaluator.h"
 #include "tests/fuzz/fuzz_lines.h"
-#include "play/game_session.h"
 #include "play/nboard_engine.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   using namespace othello;
-  mcts::UniformEvaluator evaluator;
-  play::Strength strength;
-  strength.visits = 8;
-  play::GameSession session(evaluator, core::Rules{}, strength);
-  play::NBoardEngine engine(session);
-  fuzz::ForEachLine(data, size, [&](const std::string& line) {
-    const std::string reply = engine.Handle(line);
-    if (!reply.empty() && reply.back() != '\n') std::abort();
-    if (session.strength().visits > 64) {  // keep each input fast
-      play::Strength capped = session.strength();
-      capped.visits = 64;
-      session.set_strength(capped);
-    }
-    return true;
-  });
+  fuzz::ForEachReply<play::NBoardEngine>(
+      data, size, [](play::NBoardEngine&, play::GameSession& session, const std::string& reply) {
+        if (!reply.empty() && reply.back() != '\n') std::abort();
+        if (session.strength().visits > 64) {  // keep each input fast
+          play::Strength capped = session.strength();
+          capped.visits = 64;
+          session.set_strength(capped);
+        }
+        return true;
+      });
   return 0;
 }

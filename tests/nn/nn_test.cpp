@@ -247,18 +247,21 @@ void Reseal(std::string& file) {
   std::memcpy(&file[64], &sum, 8);
 }
 
+// The error a crafted checkpoint gives once its checksum is made right.
+std::string CraftedError(std::string file) {
+  Reseal(file);
+  try {
+    ParseCheckpoint(file, "crafted.ckpt");
+  } catch (const core::InputError& e) {
+    return std::string(e.what());
+  }
+  return std::string("no error");
+}
+
 TEST(Checkpoint, CraftedHeadersWithARightChecksumAreRefused) {
+  const auto error = CraftedError;
   OthelloNet net(Tiny());
   const std::string bytes = SerializeCheckpoint(net, 7, nullptr, core::Rules{}, {{"k", 1}});
-  const auto error = [&](std::string file) {
-    Reseal(file);
-    try {
-      ParseCheckpoint(file, "crafted.ckpt");
-    } catch (const core::InputError& e) {
-      return std::string(e.what());
-    }
-    return std::string("no error");
-  };
   EXPECT_EQ(error(bytes), "no error");
   const auto with = [&](std::size_t offset, std::uint64_t value) {
     std::string file = bytes;
@@ -352,15 +355,7 @@ TEST(Checkpoint, CraftedTensorSectionsWithARightChecksumAreRefused) {
   OthelloNet net(Tiny());
   const std::string bytes = SerializeCheckpoint(net, 7);
   const std::uint64_t weight_bytes = Get<std::uint64_t>(bytes, 40);
-  const auto error = [&](std::string file) {
-    Reseal(file);
-    try {
-      ParseCheckpoint(file, "crafted.ckpt");
-    } catch (const core::InputError& e) {
-      return std::string(e.what());
-    }
-    return std::string("no error");
-  };
+  const auto error = CraftedError;
   // The first tensor's name length, then its first size: the file's own values work.
   const std::uint32_t name_bytes = Get<std::uint32_t>(bytes, 76);
   const std::size_t first_size = 72 + 4 + 4 + name_bytes + 2;
