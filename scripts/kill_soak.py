@@ -50,6 +50,16 @@ def tmp_files(run_dir, folder):
         return []
 
 
+def wait_for_start(process, run_dir, limit):
+    """Polls until the run's first checkpoint is on disk (train writes one before anything
+    else), so that no kill lands before there is a run; a slow build (sanitizers) may take
+    many seconds to get there."""
+    end = time.monotonic() + limit
+    latest = os.path.join(run_dir, "checkpoints", "latest.ckpt")
+    while time.monotonic() < end and process.poll() is None and not os.path.exists(latest):
+        time.sleep(0.01)
+
+
 def wait_for_write(process, run_dir, folder, limit):
     """Polls until a temporary file of an atomic write appears in `folder`."""
     end = time.monotonic() + limit
@@ -88,6 +98,7 @@ def main():
             process = subprocess.Popen(cmd, stdout=log, stderr=subprocess.STDOUT)
             mode = modes[k % 3]
             if not final:
+                wait_for_start(process, run_dir, 300)
                 time.sleep(rng.uniform(0.8, 1.6))  # past the start: self-play and training run
                 if mode == "random":
                     time.sleep(rng.uniform(0, 3))

@@ -241,7 +241,7 @@ TEST(Checkpoint, BrokenFilesGiveClearErrors) {
   EXPECT_THAT(error(), HasSubstr("cannot be opened"));
 }
 
-// The checksum of a version 3 file (CRC-32 of all but its own field), for crafted files.
+// The checksum of a version 3 or 4 file (CRC-32 of all but its own field), for crafted files.
 void Reseal(std::string& file) {
   const std::uint64_t sum = core::Crc32(file.substr(72), core::Crc32(file.substr(0, 64)));
   std::memcpy(&file[64], &sum, 8);
