@@ -43,11 +43,20 @@ def check(exe, run_dir):
     return json.loads(out.stdout)
 
 
-def tmp_files(run_dir, folder):
+def tmp_files(run_dir, folder, since):
+    """The temporary files of atomic writes in `folder` that were written after `since`
+    (the ones a kill leaves behind stay until their name is written again)."""
+    found = []
     try:
-        return [n for n in os.listdir(os.path.join(run_dir, folder)) if n.endswith(".tmp")]
+        for name in os.listdir(os.path.join(run_dir, folder)):
+            try:
+                if name.endswith(".tmp") and os.stat(os.path.join(run_dir, folder, name)).st_mtime >= since:
+                    found.append(name)
+            except FileNotFoundError:
+                pass  # renamed into place meanwhile
     except FileNotFoundError:
-        return []
+        pass
+    return found
 
 
 def wait_for_start(process, run_dir, limit):
@@ -60,11 +69,11 @@ def wait_for_start(process, run_dir, limit):
         time.sleep(0.01)
 
 
-def wait_for_write(process, run_dir, folder, limit):
+def wait_for_write(process, run_dir, folder, since, limit):
     """Polls until a temporary file of an atomic write appears in `folder`."""
     end = time.monotonic() + limit
     while time.monotonic() < end and process.poll() is None:
-        if tmp_files(run_dir, folder):
+        if tmp_files(run_dir, folder, since):
             return True
         time.sleep(0.0005)
     return False
@@ -87,7 +96,7 @@ def main():
 
     problems = []
     counts = {"kills": 0, "resumes": 0, "during checkpoint writes": 0, "during replay writes": 0,
-              "torn journal tails": 0, "steps redone": 0}
+              "torn journal tails": 0, "steps redone": 0, "killed while starting": 0}
     last = None  # the check after the previous kill
     modes = ["random", "checkpoint", "replay"]
     for k in range(args.kills + 1):
@@ -95,6 +104,7 @@ def main():
         log_path = os.path.join(work, f"run-{k}.log")
         cmd = train + (["--set", f"run.steps={(last['step'] if last else 0) + 4}"] if final else [])
         with open(log_path, "w") as log:
+            started = time.time() - 1  # file times may be coarser than this clock
             process = subprocess.Popen(cmd, stdout=log, stderr=subprocess.STDOUT)
             mode = modes[k % 3]
             if not final:
@@ -104,7 +114,7 @@ def main():
                     time.sleep(rng.uniform(0, 3))
                 else:
                     folder = "checkpoints" if mode == "checkpoint" else "replay"
-                    wait_for_write(process, run_dir, folder, 20)
+                    wait_for_write(process, run_dir, folder, started, 20)
                 if process.poll() is not None:
                     problems.append(f"run {k} ended before its kill (exit {process.returncode})")
                 process.send_signal(signal.SIGKILL)
@@ -120,17 +130,19 @@ def main():
         except AssertionError as e:
             problems.append(f"after kill {k}: {e}")
             break
-        if tmp_files(run_dir, "checkpoints"):
+        if not final and tmp_files(run_dir, "checkpoints", started):
             counts["during checkpoint writes"] += 1
-        if tmp_files(run_dir, "replay"):
+        if not final and tmp_files(run_dir, "replay", started):
             counts["during replay writes"] += 1
         counts["torn journal tails"] += now["torn_journal_bytes"] > 0
         if last is not None:
-            counts["resumes"] += 1
+            counts["resumes"] += 1  # the run after a kill, whether it got far or not
             resumed = re.search(r"resuming .* from step (\d+)\n", text)
             replay = re.search(r"replay: (\d+) games, (\d+) positions", text)
-            if not resumed or not replay:
+            if (not resumed or not replay) and (final or code != -signal.SIGKILL):
                 problems.append(f"run {k} did not resume (its log:\n{text[:2000]})")
+            elif not resumed or not replay:
+                counts["killed while starting"] += 1  # before it logged its resume
             else:
                 if int(resumed.group(1)) != last["step"]:
                     problems.append(f"run {k} resumed at step {resumed.group(1)}, the checkpoint "
