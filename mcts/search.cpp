@@ -23,12 +23,12 @@ bool TreeSearch::Done() const {
   if (limits_.visits && finished_.load(kRelaxed) >= limits_.visits) return true;
   if (limits_.stop && limits_.stop->load(kRelaxed)) return true;
   if (limits_.tree_nodes && tree_.pool().used() >= limits_.tree_nodes) return true;
-  if (limits_.seconds > 0 &&
-      std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count() >=
-          limits_.seconds) {
-    return true;
-  }
-  return false;
+  return limits_.seconds > 0 && SecondsLeft() <= 0;
+}
+
+double TreeSearch::SecondsLeft() const {
+  return limits_.seconds -
+         std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count();
 }
 
 void TreeSearch::Gather(EvalBatch& batch, LeafBuffer& leaves, int max_leaves) {
@@ -257,9 +257,7 @@ bool TreeSearch::SolveLeaf(Node& node, const core::Position& position, core::Squ
     core::SolveLimits limits;
     limits.stop = limits_.stop;
     if (limits_.seconds > 0) {
-      limits.max_seconds =
-          limits_.seconds -
-          std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count();
+      limits.max_seconds = SecondsLeft();
       if (limits.max_seconds <= 0) return false;
     }
     const core::SolveResult r = core::SolveExact(position, params_.rules, limits);

@@ -139,6 +139,8 @@ class TreeSearch {
   void Apply(const EvalBatch& batch, int offset, LeafBuffer& leaves);
   // True when a limit is reached or the root is proven.
   bool Done() const;
+  // With a time limit: the seconds it leaves (negative once past).
+  double SecondsLeft() const;
   // The result; restores the root priors changed by noise. Call after the last Apply.
   SearchResult Finish(int ply);
 
