@@ -110,7 +110,7 @@ void RunPlay(const PlayOptions& opt, std::istream& in, std::ostream& out) {
   const core::Position& final_pos = session.game().position();
   out << "\n" << core::RenderBoard(final_pos, /*mark_legal=*/false);
   if (session.game().IsOver()) {
-    const int margin = session.game().Result().MarginFor(human);
+    const int margin = session.game().FinalOutcome().MarginFor(human);
     out << (margin > 0 ? "You win by " : margin < 0 ? "The AI wins by " : "Draw")
         << (margin ? std::to_string(std::abs(margin)) : "") << "\n";
   }

@@ -36,7 +36,7 @@ class Game {
   bool Undo();
 
   bool IsOver() const { return position().IsGameOver(); }
-  Outcome Result() const { return Score(position(), rules_); }
+  Outcome FinalOutcome() const { return Score(position(), rules_); }
 
  private:
   Rules rules_;

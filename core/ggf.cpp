@@ -240,7 +240,7 @@ GgfRecord GgfRecord::FromGame(const Game& game) {
   rec.rules = game.rules();
   rec.start = game.start();
   for (Square sq : game.moves()) rec.moves.push_back(GgfMove{sq, std::nullopt, std::nullopt});
-  if (game.IsOver()) rec.result = game.Result().black_margin;
+  if (game.IsOver()) rec.result = game.FinalOutcome().black_margin;
   return rec;
 }
 

@@ -20,7 +20,7 @@ TreeSearch::TreeSearch(Tree& tree, Evaluator& evaluator, const SearchParams& par
 bool TreeSearch::Done() const {
   if (stop_.load(kRelaxed)) return true;
   if (tree_.root().proven.load(std::memory_order_acquire) != Proven::kUnknown) return true;
-  if (limits_.visits && finished_.load(kRelaxed) >= limits_.visits) return true;
+  if (limits_.playouts && finished_.load(kRelaxed) >= limits_.playouts) return true;
   if (limits_.stop && limits_.stop->load(kRelaxed)) return true;
   if (limits_.tree_nodes && tree_.pool().used() >= limits_.tree_nodes) return true;
   return limits_.seconds > 0 && SecondsLeft() <= 0;
@@ -34,10 +34,10 @@ double TreeSearch::SecondsLeft() const {
 void TreeSearch::Gather(EvalBatch& batch, LeafBuffer& leaves, int max_leaves) {
   EvalOutput cached;
   std::uint64_t finished = 0;  // counted once per round: the counter is shared
-  if (limits_.visits) {
+  if (limits_.playouts) {
     // Reserve this round's playouts at once, and give back what goes unused.
     const std::uint64_t before = started_.fetch_add(max_leaves, kRelaxed);
-    const std::uint64_t allowed = before >= limits_.visits ? 0 : limits_.visits - before;
+    const std::uint64_t allowed = before >= limits_.playouts ? 0 : limits_.playouts - before;
     if (allowed < static_cast<std::uint64_t>(max_leaves)) {
       started_.fetch_sub(max_leaves - allowed, kRelaxed);
       max_leaves = static_cast<int>(allowed);
@@ -65,7 +65,7 @@ void TreeSearch::Gather(EvalBatch& batch, LeafBuffer& leaves, int max_leaves) {
     collisions_.fetch_add(1, kRelaxed);
     break;  // a collision: the rest of the tree is busy; evaluate what we have
   }
-  if (limits_.visits && begun < max_leaves) started_.fetch_sub(max_leaves - begun, kRelaxed);
+  if (limits_.playouts && begun < max_leaves) started_.fetch_sub(max_leaves - begun, kRelaxed);
   if (finished) finished_.fetch_add(finished, kRelaxed);
 }
 

@@ -68,7 +68,7 @@ struct SearchParams {
 };
 
 struct SearchLimits {
-  std::uint64_t visits = 0;          // playouts this search (0: unlimited)
+  std::uint64_t playouts = 0;        // playouts this search (0: unlimited)
   std::uint64_t tree_nodes = 0;      // stop when the tree holds this many nodes (0: pool size)
   double seconds = 0;                // wall time (0: unlimited)
   const std::atomic<bool>* stop = nullptr;  // set from any thread to stop

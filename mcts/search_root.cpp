@@ -136,7 +136,7 @@ void TreeSearch::StartGumbel() {
 // Sets the visit quota of each considered action for the next phase.
 void TreeSearch::AdvanceGumbelPhase() {
   const Node& root = tree_.root();
-  const std::uint64_t budget = limits_.visits ? limits_.visits : params_.full_visits;
+  const std::uint64_t budget = limits_.playouts ? limits_.playouts : params_.full_visits;
   const int phases = std::max(1, static_cast<int>(std::ceil(std::log2(
                                      std::max(1, std::min<int>(params_.gumbel_actions,
                                                                root.num_children))))));

@@ -59,7 +59,7 @@ SearchResult RunSearch(TreeSearch& search, Evaluator& evaluator, const SearchLim
 SearchResult RunSelfPlayMove(TreeSearch& search, Evaluator& evaluator, int ply,
                              SearchLimits limits) {
   const bool full = search.DrawFullSearch();
-  limits.visits = full ? search.params().full_visits : search.params().fast_visits;
+  limits.playouts = full ? search.params().full_visits : search.params().fast_visits;
   return RunSearch(search, evaluator, limits, ply, full);
 }
 

@@ -130,12 +130,12 @@ Analysis GameSession::Analyze(double extra_seconds) {
   params.leaves_per_batch = 8;
   params.solver_empties = strength_.visits <= 1 ? 0 : 12;
   mcts::SearchLimits limits;
-  limits.visits = strength_.visits;
+  limits.playouts = strength_.visits;
   limits.seconds = strength_.seconds;
   if (extra_seconds > 0) {
     limits.seconds = limits.seconds > 0 ? std::min(limits.seconds, extra_seconds) : extra_seconds;
   }
-  if (limits.visits == 0 && limits.seconds == 0) limits.visits = 400;
+  if (limits.playouts == 0 && limits.seconds == 0) limits.playouts = 400;
   const int ply = static_cast<int>(game_.moves().size());
   mcts::TreeSearch search(tree, evaluator_, params, nullptr, seed_ * 7919 + ply);
   const mcts::SearchResult result = mcts::RunSearch(search, evaluator_, limits, ply);

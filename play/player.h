@@ -4,7 +4,7 @@
 // GenMove() for the current position of a core::Game.
 //
 // Time: a game may have a time control (a bank per player plus an increment per move).
-// The session (play/session.h) measures each GenMove() and enforces the bank; players
+// The match referee (play/match.h) measures each GenMove() and enforces the bank; players
 // only receive the time they have left, to budget it.
 //
 // Errors: a player that cannot go on (an engine that died, answered garbage, played an

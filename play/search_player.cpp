@@ -38,7 +38,7 @@ void SearchPlayer::NewGame(const core::Game& game, const std::optional<TimeContr
 PlayedMove SearchPlayer::GenMove(const core::Game& game, const MoveClock& clock) {
   mcts::Tree& tree = tree_.Sync(game, options_.tree_nodes);
   mcts::SearchLimits limits;
-  limits.visits = options_.visits;
+  limits.playouts = options_.visits;
   limits.seconds = options_.seconds_per_move;
   if (clock.timed) {
     const double budget = std::max(0.001, clock.Budget(game.position()));

@@ -122,7 +122,7 @@ std::string WebApi::State() const {
                 {"ai", ai_note_},
                 {"pass", pass_note_}};
   if (pos.IsGameOver()) {
-    const int margin = game.Result().MarginFor(human_);
+    const int margin = game.FinalOutcome().MarginFor(human_);
     state["result"] = margin > 0 ? "You win by " + std::to_string(margin)
                       : margin < 0 ? "The AI wins by " + std::to_string(-margin) : std::string("Draw");
   }

@@ -153,20 +153,20 @@ ArenaSummary RunArena(const std::vector<ArenaPlayer>& players, const ArenaOption
       try {
         const std::uint64_t seed = options.seed * 1000003 + j * 2;
         std::unique_ptr<play::Player> a = pa.make(seed), b = pb.make(seed + 1);
-        play::GameSetup setup;
+        play::MatchSetup setup;
         setup.rules = options.rules;
         setup.start = start;
         setup.opening = openings[job.opening];
         setup.time = options.time;
-        play::GameOutcome game =
-            job.swapped ? play::PlayGame(*b, *a, setup) : play::PlayGame(*a, *b, setup);
+        play::MatchResult game =
+            job.swapped ? play::PlayMatch(*b, *a, setup) : play::PlayMatch(*a, *b, setup);
         std::lock_guard<std::mutex> lock(mutex);
         const int margin_a = job.swapped ? -game.black_margin : game.black_margin;
         (margin_a > 0 ? pair.wins : margin_a < 0 ? pair.losses : pair.draws)++;
         pair.margin_sum += margin_a;
-        if (game.end != play::GameEnd::kNormal) {
+        if (game.end != play::MatchEnd::kNormal) {
           const bool a_lost = margin_a < 0;
-          (game.end == play::GameEnd::kTime ? pair.time_losses : pair.forfeits)[a_lost ? 0 : 1]++;
+          (game.end == play::MatchEnd::kTime ? pair.time_losses : pair.forfeits)[a_lost ? 0 : 1]++;
         }
         if (!ggf.empty()) core::AppendToFile(ggf, core::WriteGgf(game.record) + "\n", "game file");
         log << "game " << ++finished << "/" << jobs.size() << ": " << game.record.black_name

@@ -19,7 +19,7 @@
 
 #include "core/rules.h"
 #include "play/player.h"
-#include "play/session.h"
+#include "play/match.h"
 
 namespace othello::training {
 
@@ -60,7 +60,7 @@ struct PairResult {
 struct ArenaSummary {
   std::vector<std::string> players;
   std::vector<PairResult> pairs;
-  std::vector<play::GameOutcome> games;  // in the order they finished
+  std::vector<play::MatchResult> games;  // in the order they finished
 };
 
 // The position every arena game starts from before its opening moves.

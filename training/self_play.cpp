@@ -138,7 +138,7 @@ void SelfPlayWorker::Run(const std::atomic<bool>& stop) {
       }
       const bool full = g.search->DrawFullSearch();
       mcts::SearchLimits limits;
-      limits.visits = full ? config_.search.full_visits : config_.search.fast_visits;
+      limits.playouts = full ? config_.search.full_visits : config_.search.fast_visits;
       g.search->Begin(limits, full);
       searches.push_back(g.search.get());
     }

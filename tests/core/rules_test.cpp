@@ -125,8 +125,8 @@ TEST(Rules, GameEndsWhenNeitherSideCanMoveEvenWithEmpties) {
   ASSERT_FALSE(game.PlayTranscript("d3c3b3d2e1d6d7e3f4").has_value());
   EXPECT_TRUE(game.IsOver());
   EXPECT_GT(game.position().EmptyCount(), 0);
-  EXPECT_EQ(game.Result().black_margin, 64);  // 13-0 plus 51 empties
-  EXPECT_EQ(*game.Result().winner(), Color::kBlack);
+  EXPECT_EQ(game.FinalOutcome().black_margin, 64);  // 13-0 plus 51 empties
+  EXPECT_EQ(*game.FinalOutcome().winner(), Color::kBlack);
 }
 
 TEST(Game, PlayRefusesIllegalMovesAndUndoRestores) {

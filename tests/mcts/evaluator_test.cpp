@@ -76,7 +76,7 @@ TEST(BatchingEvaluator, GathersPositionsFromSeveralThreadsAndGames) {
       trees.push_back(std::make_unique<Tree>(start.Play(move), 1 << 16));
       searches.push_back(std::make_unique<TreeSearch>(*trees.back(), evaluator, params, nullptr, g));
       SearchLimits limits;
-      limits.visits = 400;
+      limits.playouts = 400;
       searches.back()->Begin(limits);
       raw.push_back(searches.back().get());
     }

@@ -29,7 +29,7 @@ SearchResult Search(const Position& pos, SearchParams params, std::uint64_t visi
   Tree tree(pos, 1 << 20);
   TreeSearch search(tree, eval, params, nullptr, seed);
   SearchLimits limits;
-  limits.visits = visits;
+  limits.playouts = visits;
   return RunSearch(search, eval, limits);
 }
 
@@ -56,7 +56,7 @@ TEST(Search, VisitsAddUpAndResultIsConsistent) {
   Tree tree(Position::Standard(8), 1 << 20);
   TreeSearch search(tree, eval, params, nullptr, 1);
   SearchLimits limits;
-  limits.visits = 3000;
+  limits.playouts = 3000;
   const SearchResult r = RunSearch(search, eval, limits);
   EXPECT_EQ(r.playouts, 3000u);
   ExpectVisitsAddUp(tree, tree.root_index(), true);
@@ -153,7 +153,7 @@ TEST(Search, SeveralThreadsOnOneTree) {
   Tree tree(FromTranscript("f5d6c3d3c4f4f6"), 1 << 20);
   TreeSearch search(tree, eval, params, nullptr, 1);
   SearchLimits limits;
-  limits.visits = 20000;
+  limits.playouts = 20000;
   const SearchResult r = RunSearch(search, eval, limits);
   EXPECT_EQ(r.playouts, 20000u);
   ExpectVisitsAddUp(tree, tree.root_index(), true);
@@ -261,7 +261,7 @@ TEST(Search, DirichletNoiseChangesTheRootPriorsOnlyDuringAFullSearch) {
     Tree tree(Position::Standard(8), 1 << 16);
     TreeSearch search(tree, eval, params, nullptr, seed);
     SearchLimits limits;
-    limits.visits = 50;
+    limits.playouts = 50;
     search.Begin(limits, full);
     std::vector<float> priors;
     const Node& root = tree.root();
@@ -291,7 +291,7 @@ TEST(Search, TreeReuseKeepsTheSubtree) {
   Tree tree(Position::Standard(8), 1 << 18);
   TreeSearch search(tree, eval, params, nullptr, 1);
   SearchLimits limits;
-  limits.visits = 4000;
+  limits.playouts = 4000;
   const SearchResult r = RunSearch(search, eval, limits);
   const auto child = std::find_if(r.children.begin(), r.children.end(),
                                   [&](auto& c) { return c.move == r.move; });
@@ -355,7 +355,7 @@ TEST(Search, PlayoutCapRandomisation) {
   for (int i = 0; i < 4000; ++i) full += search.DrawFullSearch();
   EXPECT_NEAR(full / 4000.0, 0.25, 0.03);
   SearchLimits limits;
-  limits.visits = 50;
+  limits.playouts = 50;
   const SearchResult fast = RunSearch(search, eval, limits, 0, /*full=*/false);
   EXPECT_FALSE(fast.full_search);
   EXPECT_TRUE(fast.policy_target.empty());
@@ -392,7 +392,7 @@ TEST(Search, ResultCacheServesTranspositions) {
   Tree tree(Position::Standard(8), 1 << 18);
   TreeSearch search(tree, eval, params, &cache, 1);
   SearchLimits limits;
-  limits.visits = 20000;
+  limits.playouts = 20000;
   const SearchResult r = RunSearch(search, eval, limits);
   EXPECT_EQ(r.playouts, 20000u);
   // The 8x8 start is symmetric and move orders transpose: many leaves are known.

@@ -464,7 +464,7 @@ TEST(Inference, CacheAndSearchIntegration) {
   mcts::Tree tree(core::Position::Standard(8), 1 << 16);
   mcts::TreeSearch search(tree, evaluator, params, nullptr, 1);
   mcts::SearchLimits limits;
-  limits.visits = 200;
+  limits.playouts = 200;
   const mcts::SearchResult r = mcts::RunSearch(search, evaluator, limits);
   EXPECT_EQ(r.playouts, 200u);
   mcts::EvalBatch batch;

@@ -12,7 +12,7 @@
 #include "play/basic_players.h"
 #include "play/engine_players.h"
 #include "play/search_player.h"
-#include "play/session.h"
+#include "play/match.h"
 
 namespace othello::play {
 namespace {
@@ -39,15 +39,15 @@ TEST(TimeControl, Parses) {
 TEST(Session, PlaysAFullGameAndRecordsIt) {
   RandomPlayer black(1);
   GreedyPlayer white(2);
-  GameSetup setup;
+  MatchSetup setup;
   setup.opening = {Sq("f5"), Sq("d6")};
-  const GameOutcome out = PlayGame(black, white, setup);
-  EXPECT_EQ(out.end, GameEnd::kNormal);
+  const MatchResult out = PlayMatch(black, white, setup);
+  EXPECT_EQ(out.end, MatchEnd::kNormal);
   const core::Game game = out.record.ToGame();
   EXPECT_TRUE(game.IsOver());
   EXPECT_EQ(game.moves()[0], Sq("f5"));
   EXPECT_EQ(game.moves()[1], Sq("d6"));
-  EXPECT_EQ(out.black_margin, game.Result().black_margin);
+  EXPECT_EQ(out.black_margin, game.FinalOutcome().black_margin);
   // The record survives a GGF round trip with its names and result.
   auto parsed = core::ParseGgf(core::WriteGgf(out.record));
   ASSERT_TRUE(parsed.ok()) << parsed.error();
@@ -59,9 +59,9 @@ TEST(Session, PlaysAFullGameAndRecordsIt) {
 
 TEST(Session, BadOpeningIsAnInputError) {
   RandomPlayer a(1), b(2);
-  GameSetup setup;
+  MatchSetup setup;
   setup.opening = {Sq("a1")};
-  EXPECT_THROW(PlayGame(a, b, setup), core::InputError);
+  EXPECT_THROW(PlayMatch(a, b, setup), core::InputError);
 }
 
 TEST(Players, AlphaBetaTakesAnOfferedCornerAndBeatsRandom) {
@@ -85,7 +85,7 @@ TEST(Players, AlphaBetaTakesAnOfferedCornerAndBeatsRandom) {
   for (int g = 0; g < 10; ++g) {
     AlphaBetaPlayer a(2, g);
     RandomPlayer r(100 + g);
-    const GameOutcome out = g % 2 ? PlayGame(r, a, {}) : PlayGame(a, r, {});
+    const MatchResult out = g % 2 ? PlayMatch(r, a, {}) : PlayMatch(a, r, {});
     wins += (g % 2 ? -out.black_margin : out.black_margin) > 0;
   }
   EXPECT_GE(wins, 8);
@@ -97,8 +97,8 @@ TEST(Players, SearchPlayerPlaysLegalMovesToTheEnd) {
   options.visits = 64;
   SearchPlayer search(evaluator, options);
   GreedyPlayer greedy(3);
-  const GameOutcome out = PlayGame(search, greedy, {});
-  EXPECT_EQ(out.end, GameEnd::kNormal);
+  const MatchResult out = PlayMatch(search, greedy, {});
+  EXPECT_EQ(out.end, MatchEnd::kNormal);
   EXPECT_TRUE(out.record.ToGame().IsOver());
   // The last search either ran playouts or proved the root with the solver.
   EXPECT_TRUE(search.last_result().playouts > 0 || search.last_result().proven);
@@ -148,10 +148,10 @@ class SlowPlayer : public Player {
 TEST(Session, RunningOutOfTimeLosesAndTheRecordSaysSo) {
   SlowPlayer slow(0.05);
   RandomPlayer fast(1);
-  GameSetup setup;
+  MatchSetup setup;
   setup.time = TimeControl{0.2, 0.01};
-  const GameOutcome out = PlayGame(slow, fast, setup);
-  EXPECT_EQ(out.end, GameEnd::kTime);
+  const MatchResult out = PlayMatch(slow, fast, setup);
+  EXPECT_EQ(out.end, MatchEnd::kTime);
   EXPECT_EQ(out.black_margin, -64);
   EXPECT_NE(out.reason.find("black (slow) lost on time"), std::string::npos) << out.reason;
   EXPECT_EQ(out.record.result_flag, 't');
@@ -168,10 +168,10 @@ TEST(Session, TimeBankIsGivenToPlayers) {
   options.seconds_per_move = 0;
   SearchPlayer search(evaluator, options);
   RandomPlayer random(4);
-  GameSetup setup;
+  MatchSetup setup;
   setup.time = TimeControl{4.0, 0.0};
-  const GameOutcome out = PlayGame(search, random, setup);
-  EXPECT_EQ(out.end, GameEnd::kNormal) << out.reason;  // it never overran its bank
+  const MatchResult out = PlayMatch(search, random, setup);
+  EXPECT_EQ(out.end, MatchEnd::kNormal) << out.reason;  // it never overran its bank
 }
 
 TEST(Session, TheBudgetIsAShareOfTheBankThatLeavesAReserve) {
@@ -206,8 +206,8 @@ TEST_P(BrokenEngine, ForfeitsWithoutHanging) {
   GtpPlayer engine(kFakeGtp + " " + GetParam().mode, options);
   RandomPlayer random(1);
   // A hang would be caught by the move timeout (and by ctest's timeout, were it broken).
-  const GameOutcome out = PlayGame(engine, random, {});  // the engine is black: moves first
-  EXPECT_EQ(out.end, GameEnd::kForfeit);
+  const MatchResult out = PlayMatch(engine, random, {});  // the engine is black: moves first
+  EXPECT_EQ(out.end, MatchEnd::kForfeit);
   EXPECT_EQ(out.black_margin, -64);
   EXPECT_EQ(out.record.result_flag, 'r');
   EXPECT_NE(out.reason.find("black (" + options.name + ") forfeits"), std::string::npos);
@@ -231,8 +231,8 @@ TEST(Engines, AChattyNBoardEngineThatNeverMovesForfeits) {
   options.move_timeout_seconds = 1.0;
   NBoardPlayer engine(kFakeNBoard + " chatty", options);
   RandomPlayer random(1);
-  const GameOutcome out = PlayGame(engine, random, {});
-  EXPECT_EQ(out.end, GameEnd::kForfeit);
+  const MatchResult out = PlayMatch(engine, random, {});
+  EXPECT_EQ(out.end, MatchEnd::kForfeit);
   EXPECT_NE(out.reason.find("did not answer within 1.0 s"), std::string::npos) << out.reason;
 }
 
@@ -241,8 +241,8 @@ TEST(Engines, MissingEngineForfeits) {
   options.move_timeout_seconds = 1.0;
   GtpPlayer engine("/nonexistent/engine", options);
   RandomPlayer random(1);
-  const GameOutcome out = PlayGame(random, engine, {});
-  EXPECT_EQ(out.end, GameEnd::kForfeit);
+  const MatchResult out = PlayMatch(random, engine, {});
+  EXPECT_EQ(out.end, MatchEnd::kForfeit);
   EXPECT_EQ(out.black_margin, 64);
   EXPECT_NE(out.reason.find("white (/nonexistent/engine) forfeits"), std::string::npos)
       << out.reason;
@@ -251,10 +251,10 @@ TEST(Engines, MissingEngineForfeits) {
 TEST(Engines, GtpRefusesAStartItCannotSetUp) {
   GtpPlayer engine(kFakeGtp + " ok", {});
   RandomPlayer random(1);
-  GameSetup setup;
+  MatchSetup setup;
   setup.rules.start = core::StartKind::kReversi;
-  const GameOutcome out = PlayGame(engine, random, setup);
-  EXPECT_EQ(out.end, GameEnd::kForfeit);
+  const MatchResult out = PlayMatch(engine, random, setup);
+  EXPECT_EQ(out.end, MatchEnd::kForfeit);
   EXPECT_NE(out.reason.find("cannot set up a position"), std::string::npos) << out.reason;
 }
 
@@ -264,12 +264,12 @@ TEST(Engines, NBoardMovesAndEvaluationsAreRead) {
   options.move_timeout_seconds = 2.0;
   NBoardPlayer engine(kFakeNBoard, options);
   RandomPlayer random(1);
-  const GameOutcome out = PlayGame(engine, random, {});
+  const MatchResult out = PlayMatch(engine, random, {});
   // f5 is legal once, as black's first move, and illegal on its second turn.
   ASSERT_EQ(out.record.moves.size(), 2u);
   EXPECT_EQ(out.record.moves[0].square, Sq("f5"));
   EXPECT_EQ(out.record.moves[0].eval.value_or(0), 1.5);
-  EXPECT_EQ(out.end, GameEnd::kForfeit);
+  EXPECT_EQ(out.end, MatchEnd::kForfeit);
   EXPECT_NE(out.reason.find("(f5) is illegal"), std::string::npos) << out.reason;
 }
 
@@ -280,13 +280,13 @@ TEST(Engines, GtpGameAgainstGRhino) {
   for (const bool rhino_black : {true, false}) {
     GtpPlayer rhino(std::string(kRhino) + " -l 1", options);
     GreedyPlayer greedy(9);
-    GameSetup setup;
+    MatchSetup setup;
     setup.opening = {Sq("f5"), Sq("f6")};
-    const GameOutcome out = rhino_black ? PlayGame(rhino, greedy, setup) : PlayGame(greedy, rhino, setup);
-    EXPECT_EQ(out.end, GameEnd::kNormal) << out.reason;
+    const MatchResult out = rhino_black ? PlayMatch(rhino, greedy, setup) : PlayMatch(greedy, rhino, setup);
+    EXPECT_EQ(out.end, MatchEnd::kNormal) << out.reason;
     const core::Game game = out.record.ToGame();
     EXPECT_TRUE(game.IsOver());
-    EXPECT_EQ(out.black_margin, game.Result().black_margin);
+    EXPECT_EQ(out.black_margin, game.FinalOutcome().black_margin);
   }
 }
 
@@ -294,10 +294,10 @@ TEST(Engines, GRhinoOnTheClock) {
   if (!std::filesystem::exists(kRhino)) GTEST_SKIP() << kRhino << " is not installed (grhino)";
   GtpPlayer rhino(std::string(kRhino) + " -l 2", {});
   RandomPlayer random(3);
-  GameSetup setup;
+  MatchSetup setup;
   setup.time = TimeControl{30, 1};
-  const GameOutcome out = PlayGame(random, rhino, setup);
-  EXPECT_EQ(out.end, GameEnd::kNormal) << out.reason;
+  const MatchResult out = PlayMatch(random, rhino, setup);
+  EXPECT_EQ(out.end, MatchEnd::kNormal) << out.reason;
   EXPECT_EQ(out.record.time_control, "30+1");
 }
 

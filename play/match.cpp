@@ -1,4 +1,4 @@
-#include "play/session.h"
+#include "play/match.h"
 
 #include <chrono>
 #include <ctime>
@@ -27,18 +27,18 @@ std::string GgfText(std::string text) {
 
 }  // namespace
 
-GameOutcome PlayGame(Player& black, Player& white, const GameSetup& setup) {
+MatchResult PlayMatch(Player& black, Player& white, const MatchSetup& setup) {
   const core::Position start =
       setup.start ? *setup.start : core::StartPosition(setup.rules, setup.seed);
   core::Game game(setup.rules, start);
   for (const core::Square move : setup.opening) {
     if (auto error = game.Play(move)) throw core::InputError("opening: " + error->message);
   }
-  GameOutcome out;
+  MatchResult out;
   Player* players[2] = {&black, &white};
   double bank[2] = {0, 0};
   std::optional<core::Color> loser;
-  auto end_early = [&](core::Color side, GameEnd end, const std::string& why) {
+  auto end_early = [&](core::Color side, MatchEnd end, const std::string& why) {
     loser = side;
     out.end = end;
     out.reason = std::string(core::ColorName(side)) + " (" + players[int(side)]->name() + ") " + why;
@@ -48,7 +48,7 @@ GameOutcome PlayGame(Player& black, Player& white, const GameSetup& setup) {
     try {
       players[side]->NewGame(game, setup.time);
     } catch (const PlayerError& e) {
-      end_early(core::Color(side), GameEnd::kForfeit, std::string("forfeits: ") + e.what());
+      end_early(core::Color(side), MatchEnd::kForfeit, std::string("forfeits: ") + e.what());
     }
   }
   std::vector<core::GgfMove> moves;
@@ -71,7 +71,7 @@ GameOutcome PlayGame(Player& black, Player& white, const GameSetup& setup) {
     try {
       move = players[s]->GenMove(game, clock);
     } catch (const PlayerError& e) {
-      end_early(side, GameEnd::kForfeit, std::string("forfeits: ") + e.what());
+      end_early(side, MatchEnd::kForfeit, std::string("forfeits: ") + e.what());
       break;
     }
     const double used = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
@@ -79,13 +79,13 @@ GameOutcome PlayGame(Player& black, Player& white, const GameSetup& setup) {
     if (clock.timed) {
       bank[s] -= used;
       if (bank[s] < 0) {
-        end_early(side, GameEnd::kTime, "lost on time");
+        end_early(side, MatchEnd::kTime, "lost on time");
         break;
       }
       bank[s] += clock.increment;
     }
     if (auto error = game.Play(move.square)) {
-      end_early(side, GameEnd::kForfeit, "forfeits: " + error->message);
+      end_early(side, MatchEnd::kForfeit, "forfeits: " + error->message);
       break;
     }
     moves.push_back({move.square, move.eval, used});
@@ -110,10 +110,10 @@ GameOutcome PlayGame(Player& black, Player& white, const GameSetup& setup) {
     const int board = setup.rules.size * setup.rules.size;
     out.black_margin = *loser == core::Color::kBlack ? -board : board;
     record.result = out.black_margin;
-    record.result_flag = out.end == GameEnd::kTime ? 't' : 'r';
+    record.result_flag = out.end == MatchEnd::kTime ? 't' : 'r';
     record.comment = "C[" + GgfText(out.reason) + "]";
   } else {
-    out.black_margin = game.Result().black_margin;
+    out.black_margin = game.FinalOutcome().black_margin;
     record.result = out.black_margin;
   }
   return out;

@@ -1,5 +1,5 @@
 #pragma once
-// One game between two players, refereed: forced passes are played for the players,
+// A match game: one game between two players, refereed: forced passes are played for the players,
 // every move is checked, and with a time control each player's bank (plus increment)
 // is measured around GenMove() and enforced. A player that fails (PlayerError), plays
 // an illegal move or runs out of time loses; the record says why (GGF RE[] flag ":t"
@@ -15,7 +15,7 @@
 
 namespace othello::play {
 
-struct GameSetup {
+struct MatchSetup {
   core::Rules rules;
   std::optional<core::Position> start;  // default: core::StartPosition(rules, seed)
   std::uint64_t seed = 0;
@@ -24,18 +24,18 @@ struct GameSetup {
   std::string place = "othello-zero";
 };
 
-enum class GameEnd { kNormal, kTime, kForfeit };
+enum class MatchEnd { kNormal, kTime, kForfeit };
 
-struct GameOutcome {
+struct MatchResult {
   core::GgfRecord record;     // complete, with the result (and flag)
   int black_margin = 0;       // the result for black (the whole board on time/forfeit)
-  GameEnd end = GameEnd::kNormal;
+  MatchEnd end = MatchEnd::kNormal;
   std::string reason;         // why the game ended early (kTime, kForfeit)
   double seconds[2] = {0, 0}; // thinking time used by black and white
 };
 
 // Plays a game. Throws core::InputError when the setup itself is bad (an illegal
 // opening move); player failures only end the game.
-GameOutcome PlayGame(Player& black, Player& white, const GameSetup& setup);
+MatchResult PlayMatch(Player& black, Player& white, const MatchSetup& setup);
 
 }  // namespace othello::play
