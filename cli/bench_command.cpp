@@ -30,7 +30,7 @@ void RunBenchSearch(const BenchSearchOptions& opt) {
     params.leaves_per_batch = opt.batch;
     params.solver_empties = 0;  // measure the search itself
     mcts::Tree tree(core::Position::Standard(opt.size), opt.nodes);
-    mcts::TreeSearch search(tree, evaluator, params, /*cache=*/nullptr, /*seed=*/1);
+    mcts::TreeSearch search(tree, evaluator, params, /*seed=*/1);
     mcts::SearchLimits limits;
     limits.seconds = opt.seconds;
     limits.tree_nodes = opt.nodes * 9 / 10;

@@ -5,11 +5,16 @@
 // waiting position has waited `max_wait`. A batch may be split across backend calls;
 // it is done when all its positions are.
 //
-// Thread safety: Submit/Wait from any number of threads. The backend runs only on
-// the worker threads. Shutdown (destructor): stop flag, wake the workers, join; any
-// batch still queued then fails with an error instead of hanging its waiter.
+// Thread safety: Submit/Wait from any number of threads (the contract of evaluator.h).
+// The backend runs only on the worker threads, several calls at once when there are
+// several workers, each call on its own positions. The queue and the progress of every
+// queued batch are guarded by mutex_.
 // An exception thrown by the backend fails the batches of that call; their Wait()
 // rethrows it.
+// Lifetime: shutdown (destructor) sets the stop flag, wakes the workers and joins them
+// (a backend call under way finishes first); any batch still queued then fails with an
+// error instead of hanging its waiter, and a Submit() racing with it throws. The
+// backend must stay usable until the destructor returns.
 #include <chrono>
 #include <condition_variable>
 #include <cstdint>
@@ -25,9 +30,7 @@ namespace othello::mcts {
 
 class BatchingEvaluator : public Evaluator {
  public:
-  // Evaluates positions[i] into *outputs[i] for every i.
-  using Backend = std::function<void(const std::vector<const Position*>& positions,
-                                     const std::vector<EvalOutput*>& outputs)>;
+  using Backend = EvalFunction;
 
   BatchingEvaluator(Backend backend, int max_batch, std::chrono::microseconds max_wait,
                     int workers = 1);
@@ -45,10 +48,10 @@ class BatchingEvaluator : public Evaluator {
   }
 
  private:
-  struct Pending {
+  struct Pending {  // one submitted batch; every field guarded by mutex_
     EvalBatch* batch;
     int next;       // first position not yet taken by a worker
-    int remaining;  // positions not yet evaluated (guarded by mutex_)
+    int remaining;  // positions not yet evaluated
     std::chrono::steady_clock::time_point since;
     std::exception_ptr error;  // the first failure of one of its slices
   };
@@ -67,11 +70,11 @@ class BatchingEvaluator : public Evaluator {
 
   std::mutex mutex_;
   std::condition_variable work_cv_;   // workers wait for positions
-  std::deque<Pending*> queue_;        // guarded by mutex_
+  std::deque<Pending*> queue_;        // batches with untaken positions, guarded by mutex_
   int queued_positions_ = 0;          // untaken positions in queue_, guarded by mutex_
   bool stop_ = false;                 // guarded by mutex_
-  std::atomic<std::uint64_t> calls_{0}, positions_{0};
-  std::vector<std::thread> workers_;
+  std::atomic<std::uint64_t> calls_{0}, positions_{0};  // statistics, relaxed
+  std::vector<std::thread> workers_;  // started by the constructor, joined by the destructor
 };
 
 }  // namespace othello::mcts

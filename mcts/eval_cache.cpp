@@ -87,4 +87,91 @@ void EvalCache::Insert(const Position& position, const EvalOutput& output) {
   *target = fresh;
 }
 
+struct CachingEvaluator::Misses {
+  EvalBatch batch;          // the positions the cache did not know
+  std::vector<int> index;   // index[j]: where batch's position j is in the caller's batch
+};
+
+CachingEvaluator::CachingEvaluator(Evaluator& inner, std::size_t entries, bool canonical)
+    : inner_(inner), cache_(entries, canonical) {}
+
+CachingEvaluator::CachingEvaluator(std::shared_ptr<Evaluator> inner, std::size_t entries,
+                                   bool canonical)
+    : CachingEvaluator(*inner, entries, canonical) {
+  owned_ = std::move(inner);
+}
+
+CachingEvaluator::~CachingEvaluator() = default;
+
+void CachingEvaluator::Submit(EvalBatch& batch) {
+  batch.Restart();
+  batch.outputs().resize(batch.size());
+  std::unique_ptr<Misses> misses = TakeSpare();
+  for (int i = 0; i < batch.size(); ++i) {
+    if (cache_.Lookup(batch.positions()[i], batch.outputs()[i])) continue;
+    misses->batch.Add(batch.positions()[i]);
+    misses->index.push_back(i);
+  }
+  if (misses->index.empty()) {
+    Recycle(std::move(misses));
+    batch.MarkDone();
+    return;
+  }
+  inner_.Submit(misses->batch);  // if it throws, nothing is pending
+  std::lock_guard<std::mutex> lock(mutex_);
+  pending_.emplace(&batch, std::move(misses));
+}
+
+void CachingEvaluator::Wait(EvalBatch& batch) {
+  std::unique_ptr<Misses> misses;
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    const auto it = pending_.find(&batch);
+    if (it != pending_.end()) {
+      misses = std::move(it->second);
+      pending_.erase(it);
+    }
+  }
+  if (misses) {  // otherwise every position was a hit: the batch is done
+    try {
+      inner_.Wait(misses->batch);
+      Fill(batch, *misses);
+      batch.MarkDone();
+    } catch (...) {
+      batch.Fail(std::current_exception());
+    }
+    Recycle(std::move(misses));
+  }
+  batch.WaitDone();
+}
+
+void CachingEvaluator::Fill(EvalBatch& batch, const Misses& misses) {
+  for (std::size_t j = 0; j < misses.index.size(); ++j) {
+    const EvalOutput& output = misses.batch.output(static_cast<int>(j));
+    cache_.Insert(misses.batch.positions()[j], output);
+    batch.outputs()[misses.index[j]] = output;
+  }
+}
+
+std::unique_ptr<CachingEvaluator::Misses> CachingEvaluator::TakeSpare() {
+  std::lock_guard<std::mutex> lock(mutex_);
+  if (spare_.empty()) return std::make_unique<Misses>();
+  std::unique_ptr<Misses> misses = std::move(spare_.back());
+  spare_.pop_back();
+  return misses;
+}
+
+void CachingEvaluator::Recycle(std::unique_ptr<Misses> misses) {
+  misses->batch.Clear();
+  misses->index.clear();
+  std::lock_guard<std::mutex> lock(mutex_);
+  spare_.push_back(std::move(misses));
+}
+
+std::shared_ptr<Evaluator> WithCache(std::shared_ptr<Evaluator> inner, std::size_t entries,
+                                     bool canonical) {
+  if (entries == 0) return inner;
+  return std::make_shared<CachingEvaluator>(std::move(inner), entries, canonical);
+}
+
 }  // namespace othello::mcts

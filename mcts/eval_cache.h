@@ -3,12 +3,20 @@
 // position reached by several move orders (or, with `canonical`, in any of its 8
 // symmetric forms) is evaluated once. Entries hold a compact copy (policy in 1/65535
 // steps, ownership in 1/127 steps); a full table overwrites the older of two slots.
+// Two positions with the same 64-bit key and board size share an entry (accepted).
 //
-// Thread safety: Lookup/Insert from any number of threads (sharded mutexes).
+// The search never sees the cache: CachingEvaluator puts it in front of any evaluator,
+// as lc0 keeps its cache behind its backend.
+//
+// Thread safety: EvalCache::Lookup/Insert from any number of threads (each pair of
+// slots is guarded by one of kShards mutexes; the counters are relaxed atomics).
+// CachingEvaluator follows the Submit/Wait contract of evaluator.h.
 #include <array>
+#include <atomic>
 #include <cstdint>
 #include <memory>
 #include <mutex>
+#include <unordered_map>
 #include <vector>
 
 #include "mcts/evaluator.h"
@@ -49,5 +57,48 @@ class EvalCache {
   std::unique_ptr<std::mutex[]> shards_;
   std::atomic<std::uint64_t> clock_{0}, hits_{0}, misses_{0};
 };
+
+// Answers what `inner` evaluated before from an EvalCache: Submit() looks every
+// position up and submits only the misses to `inner`, as one batch of their own;
+// Wait() waits for that batch, caches its outputs and copies them into the caller's
+// batch. Misses get `inner`'s outputs exactly, hits the cache's compact copy.
+// A failure of `inner` (in its Wait) reaches the caller's Wait().
+// Lifetime: `inner` must outlive this evaluator (the shared_ptr constructor keeps it
+// alive); destroy it only when no batch is between Submit() and Wait().
+class CachingEvaluator : public Evaluator {
+ public:
+  // `entries` and `canonical` as for EvalCache.
+  CachingEvaluator(Evaluator& inner, std::size_t entries, bool canonical);
+  CachingEvaluator(std::shared_ptr<Evaluator> inner, std::size_t entries, bool canonical);
+  ~CachingEvaluator() override;
+  CachingEvaluator(const CachingEvaluator&) = delete;
+  CachingEvaluator& operator=(const CachingEvaluator&) = delete;
+
+  void Submit(EvalBatch& batch) override;
+  void Wait(EvalBatch& batch) override;
+
+  // Its statistics (hits and misses) for benchmarks and metrics.
+  const EvalCache& cache() const { return cache_; }
+
+ private:
+  struct Misses;  // one submitted batch's misses, and where they go in it
+
+  std::unique_ptr<Misses> TakeSpare();
+  void Recycle(std::unique_ptr<Misses> misses);
+  // Writes the misses' outputs into `batch` and the cache.
+  void Fill(EvalBatch& batch, const Misses& misses);
+
+  Evaluator& inner_;
+  EvalCache cache_;
+  std::mutex mutex_;
+  // Batches between Submit() and Wait() with misses, guarded by mutex_.
+  std::unordered_map<const EvalBatch*, std::unique_ptr<Misses>> pending_;
+  std::vector<std::unique_ptr<Misses>> spare_;  // reused storage, guarded by mutex_
+  std::shared_ptr<Evaluator> owned_;  // `inner` when shared; last, so destroyed first
+};
+
+// `inner` behind a CachingEvaluator of `entries` entries, or `inner` itself for 0.
+std::shared_ptr<Evaluator> WithCache(std::shared_ptr<Evaluator> inner, std::size_t entries,
+                                     bool canonical);
 
 }  // namespace othello::mcts

@@ -1,5 +1,7 @@
 #include "mcts/evaluator.h"
 
+#include <map>
+
 #include "core/hash.h"
 #include "core/rules.h"
 
@@ -54,6 +56,25 @@ void RolloutEvaluator::Submit(EvalBatch& batch) {
     out.loss = 1.0f - out.win - out.draw;
   }
   batch.MarkDone();
+}
+
+void ForEachBoardSize(const std::vector<const Position*>& positions,
+                      const std::vector<EvalOutput*>& outputs, const EvalFunction& run) {
+  std::map<int, std::vector<std::size_t>> by_size;
+  for (std::size_t i = 0; i < positions.size(); ++i) by_size[positions[i]->size()].push_back(i);
+  if (by_size.size() == 1) {  // the usual case: no copies
+    run(positions, outputs);
+    return;
+  }
+  for (const auto& [size, indices] : by_size) {
+    std::vector<const Position*> same_size;
+    std::vector<EvalOutput*> same_size_outputs;
+    for (std::size_t i : indices) {
+      same_size.push_back(positions[i]);
+      same_size_outputs.push_back(outputs[i]);
+    }
+    run(same_size, same_size_outputs);
+  }
 }
 
 }  // namespace othello::mcts

@@ -4,15 +4,24 @@
 // Evaluation is batched and asynchronous: a search thread collects leaves from one or
 // many trees into an EvalBatch, Submit()s it and later Wait()s for the outputs, so an
 // implementation can merge the batches of many threads into one network call (see
-// BatchingEvaluator). Cheap evaluators may compute everything inside Submit().
+// BatchingEvaluator) or answer some positions from a cache (CachingEvaluator, in
+// eval_cache.h). Cheap evaluators may compute everything inside Submit().
 //
-// Thread safety: Submit() and Wait() may be called from any number of threads at once;
-// each EvalBatch belongs to the thread that filled it.
+// Contract of Submit/Wait:
+// - Submit() and Wait() may be called from any number of threads at once, each thread
+//   with its own batches. One EvalBatch belongs to one owner at a time, and is in at
+//   most one evaluation: each Submit(batch) is followed by exactly one Wait(batch) on
+//   the same evaluator (a Submit() that throws leaves nothing to wait for).
+// - Between Submit() and the return of Wait() the owner neither reads nor changes the
+//   batch, and the batch must outlive Wait(): the evaluator may write its outputs from
+//   another thread until then.
+// - Wait() returns when every output is written, or rethrows the evaluator's failure.
 #include <array>
 #include <atomic>
 #include <condition_variable>
 #include <cstdint>
 #include <exception>
+#include <functional>
 #include <mutex>
 #include <vector>
 
@@ -42,6 +51,9 @@ struct EvalOutput {
   float value() const { return win - loss; }  // expected result in [-1, 1]
 };
 
+// The positions of one evaluation and their outputs. Its done/error state is guarded
+// by its own mutex: the evaluator calls MarkDone() or Fail() once its outputs are
+// written, and WaitDone() returning makes them visible to the waiting owner.
 class EvalBatch {
  public:
   void Clear() {
@@ -99,9 +111,10 @@ class Evaluator {
   virtual ~Evaluator() = default;
   // Starts evaluating every position of `batch` (outputs are resized to match).
   virtual void Submit(EvalBatch& batch) = 0;
-  // Blocks until `batch` has its outputs.
+  // Blocks until `batch` has its outputs; rethrows the evaluation's failure.
   virtual void Wait(EvalBatch& batch) = 0;
 
+  // Submit() then Wait().
   void Evaluate(EvalBatch& batch) {
     Submit(batch);
     Wait(batch);
@@ -109,7 +122,7 @@ class Evaluator {
 };
 
 // Uniform policy over the legal moves and an even value (a draw probability of 1):
-// the cheapest evaluator, for tests and for measuring the search itself.
+// the cheapest evaluator, for tests and for measuring the search itself. Stateless.
 class UniformEvaluator : public Evaluator {
  public:
   void Submit(EvalBatch& batch) override;
@@ -118,7 +131,8 @@ class UniformEvaluator : public Evaluator {
 
 // Uniform policy, and a value from `rollouts` random games played to the end
 // (wins/draws/losses counted from the side to move). A classic baseline player.
-// Thread safety: each Submit() seeds its own generator from `seed` and the position.
+// Thread safety: each Submit() seeds its own generator from `seed` and an atomic count
+// of calls, so results are reproducible for one thread and not across threads.
 class RolloutEvaluator : public Evaluator {
  public:
   explicit RolloutEvaluator(int rollouts = 1, bool anti = false, std::uint64_t seed = 0)
@@ -135,5 +149,14 @@ class RolloutEvaluator : public Evaluator {
 
 // Fills `out` with a uniform policy over the legal moves of `position`.
 void SetUniformPolicy(const Position& position, EvalOutput& out);
+
+// A backend's view of a batch: evaluates positions[i] into *outputs[i] for every i.
+using EvalFunction = std::function<void(const std::vector<const Position*>& positions,
+                                        const std::vector<EvalOutput*>& outputs)>;
+// Calls `run` once per board size present, with the positions of that size and their
+// outputs in their original order (a network runs one board size per forward pass);
+// not at all for no positions.
+void ForEachBoardSize(const std::vector<const Position*>& positions,
+                      const std::vector<EvalOutput*>& outputs, const EvalFunction& run);
 
 }  // namespace othello::mcts

@@ -6,16 +6,24 @@
 // picks the child with the highest value. Children of a node are contiguous in the
 // pool. Positions are not stored: a descent replays moves from the root.
 //
-// Concurrency protocol (several search threads on one tree):
+// Concurrency protocol (several search threads on one tree, see search.h):
 // - counts (visits and in-flight playouts in one word), value and draw sums: atomics
-//   updated with relaxed fetch_add; readers tolerate slightly stale values (the usual
-//   lock-free MCTS convention).
-// - state moves forward only: kUnexpanded -> kExpanding (one thread wins the CAS) ->
-//   kExpanded. first_child, num_children and the children's fields are written by the
-//   expanding thread before it stores kExpanded with release; readers load state with
-//   acquire before touching children.
+//   updated with relaxed read-modify-writes; readers tolerate slightly stale values
+//   (the usual lock-free MCTS convention).
+// - state: kUnexpanded -> kExpanding (one thread wins the CAS) -> kExpanded, which is
+//   final. The expanding thread may instead fall back to kUnexpanded, when it proved
+//   the node (proven is stored first) or when the pool is full. first_child,
+//   num_children and the children's fields are written by the expanding thread before
+//   it stores kExpanded with release; readers load state with acquire before touching
+//   children. (The root is expanded by Begin(), while no other thread runs.)
 // - proven moves forward only (unknown -> win/draw/loss); exact_score and exact are
-//   stored before proven is stored with release, and read after it is loaded with acquire.
+//   stored before proven is stored with release, and read after it is loaded with
+//   acquire. Threads that prove the same node store the same values.
+// - the plain fields prior and move are written before the parent's kExpanded is
+//   published; the root's children's priors change (noise) only in Begin()/Finish(),
+//   when no playout runs.
+// Reset() and CopyFrom() are for nodes no other thread can reach (fresh, or being
+// copied while no search runs).
 #include <algorithm>
 #include <atomic>
 #include <cstdint>
@@ -126,7 +134,9 @@ struct Node {
 // A fixed-capacity arena of nodes; Allocate() hands out contiguous blocks. Large
 // pools are backed by transparent huge pages where the OS offers them (fewer TLB
 // misses on the random walks of a big tree).
-// Thread safety: Allocate() is lock-free; Reset() needs exclusive access.
+// Thread safety: Allocate() is lock-free (a Cursor belongs to one thread); Reset()
+// needs exclusive access. Nodes live as long as the pool; Reset() makes every index
+// free for reuse.
 class NodePool {
  public:
   explicit NodePool(std::size_t capacity);
@@ -179,7 +189,6 @@ class NodePool {
 
   Node* nodes_ = nullptr;  // read on every node access
   std::size_t capacity_ = 0;
-  std::size_t bytes_ = 0;
   std::uint64_t generation_ = 0;  // changes only in Reset()
   // Written by expansions: on its own cache line, away from nodes_.
   alignas(64) std::atomic<std::size_t> used_{0};

@@ -14,8 +14,8 @@ std::int64_t Fixed(float p) { return std::llround(static_cast<double>(p) * kValu
 }  // namespace
 
 TreeSearch::TreeSearch(Tree& tree, Evaluator& evaluator, const SearchParams& params,
-                       EvalCache* cache, std::uint64_t seed)
-    : tree_(tree), evaluator_(evaluator), params_(params), cache_(cache), rng_(seed) {}
+                       std::uint64_t seed)
+    : tree_(tree), evaluator_(evaluator), params_(params), rng_(seed) {}
 
 bool TreeSearch::Done() const {
   if (stop_.load(kRelaxed)) return true;
@@ -32,7 +32,6 @@ double TreeSearch::SecondsLeft() const {
 }
 
 void TreeSearch::Gather(EvalBatch& batch, LeafBuffer& leaves, int max_leaves) {
-  EvalOutput cached;
   std::uint64_t finished = 0;  // counted once per round: the counter is shared
   if (limits_.playouts) {
     // Reserve this round's playouts at once, and give back what goes unused.
@@ -48,13 +47,7 @@ void TreeSearch::Gather(EvalBatch& batch, LeafBuffer& leaves, int max_leaves) {
     PendingLeaf& leaf = leaves.Next();
     const Descent d = Descend(leaf);
     if (d == Descent::kLeaf) {
-      if (cache_ && cache_->Lookup(leaf.position, cached)) {
-        ExpandAndBackup(leaf, cached, leaves.cursor());
-        leaves.DropLast();
-        ++finished;
-      } else {
-        batch.Add(leaf.position);
-      }
+      batch.Add(leaf.position);
       continue;
     }
     leaves.DropLast();
@@ -71,9 +64,7 @@ void TreeSearch::Gather(EvalBatch& batch, LeafBuffer& leaves, int max_leaves) {
 
 void TreeSearch::Apply(const EvalBatch& batch, int offset, LeafBuffer& leaves) {
   for (std::size_t i = 0; i < leaves.size(); ++i) {
-    const EvalOutput& eval = batch.output(offset + static_cast<int>(i));
-    if (cache_) cache_->Insert(leaves[i].position, eval);
-    ExpandAndBackup(leaves[i], eval, leaves.cursor());
+    ExpandAndBackup(leaves[i], batch.output(offset + static_cast<int>(i)), leaves.cursor());
   }
   finished_.fetch_add(leaves.size(), kRelaxed);
 }

@@ -18,9 +18,13 @@
 // Files: search.cpp (descent, expansion, backup, proofs), search_root.cpp (root
 // methods, results, move choice), search_run.cpp (threads, many trees per thread).
 //
-// Thread safety: one TreeSearch may be driven by several threads at once (RunSearch);
-// the node protocol is described in node.h, and the Gumbel root state is guarded by
-// root_mutex_. Params and the tree's root must not change while a search runs.
+// Thread safety and lifetime: a TreeSearch keeps references to its Tree and its
+// Evaluator, which must outlive it. One search runs from Begin() to Finish(): in
+// between, Gather/Apply/Done/SecondsLeft may be called from any number of threads at
+// once (RunSearch) and nothing else may touch the tree; Begin, Finish, DrawFullSearch
+// and BeginSelfPlayMove are for one thread while no Gather or Apply runs (they use the
+// search's generator and root state without a lock). The node protocol is in node.h;
+// the Gumbel root state is guarded by root_mutex_ during a search.
 #include <atomic>
 #include <chrono>
 #include <cstdint>
@@ -29,7 +33,6 @@
 
 #include "core/hash.h"
 #include "core/rules.h"
-#include "mcts/eval_cache.h"
 #include "mcts/evaluator.h"
 #include "mcts/tree.h"
 
@@ -44,7 +47,8 @@ struct SearchParams {
   int leaves_per_batch = 16;    // leaves a thread gathers per evaluator call
   int threads = 1;              // threads on one tree (RunSearch)
 
-  // Root methods for self-play.
+  // Root methods for self-play, off by default (play and analysis); self-play's defaults
+  // are training/config.h's SelfPlaySearchDefaults().
   bool dirichlet_noise = false;
   float dirichlet_total = 10.0f;     // concentration alpha = total / number of legal moves
   float dirichlet_fraction = 0.25f;
@@ -59,7 +63,8 @@ struct SearchParams {
   float temperature_end = 0.0f;
   float temperature_halflife = 8.0f;
   // Playout cap randomisation: a search is full with this probability (full_visits,
-  // noise, policy target), otherwise fast (fast_visits, no root methods).
+  // noise, policy target), otherwise fast (fast_visits, no root methods). full_visits
+  // is also a Gumbel search's budget when its limits set no playouts.
   float full_search_probability = 1.0f;
   std::uint64_t full_visits = 800;
   std::uint64_t fast_visits = 100;
@@ -125,32 +130,45 @@ class LeafBuffer {
 
 class TreeSearch {
  public:
-  // `cache` may be null. `seed` drives noise, Gumbel and move sampling.
-  TreeSearch(Tree& tree, Evaluator& evaluator, const SearchParams& params, EvalCache* cache,
-             std::uint64_t seed);
+  // `evaluator` evaluates the root in Begin(); the leaves that Gather() collects are
+  // evaluated by the caller (RunSearch, RunSearchesBatched). `seed` drives noise,
+  // Gumbel and move sampling.
+  TreeSearch(Tree& tree, Evaluator& evaluator, const SearchParams& params, std::uint64_t seed);
+
+  // --- search_root.cpp: one thread, while no Gather or Apply runs --------------------
 
   // Prepares a search of the current root: expands it, applies the root methods of a
   // full search (full == false: a fast search, none of them), starts the clock.
   void Begin(const SearchLimits& limits, bool full = true);
+  // Begin() for a self-play move: draws full or fast (playout cap randomisation) and
+  // limits the search to params.full_visits or params.fast_visits playouts.
+  void BeginSelfPlayMove();
+  // Decides full or fast for the next search (playout cap randomisation).
+  bool DrawFullSearch();
+  // The result; restores the root priors changed by noise. Call after the last Apply.
+  SearchResult Finish(int ply);
+
+  // --- search.cpp: any number of threads at once, between Begin() and Finish() -------
+
   // Gathers up to `max_leaves` leaves, appending their positions to `batch` and the
-  // leaves to `leaves` (finished, solved and cached leaves are backed up at once).
+  // leaves to `leaves` (finished and solved leaves are backed up at once).
   void Gather(EvalBatch& batch, LeafBuffer& leaves, int max_leaves);
-  // Expands and backs up `leaves`, whose outputs are batch.output(offset + i).
+  // Expands and backs up `leaves`, whose outputs are batch.output(offset + i) (the
+  // batch's evaluation has been waited for).
   void Apply(const EvalBatch& batch, int offset, LeafBuffer& leaves);
   // True when a limit is reached or the root is proven.
   bool Done() const;
   // With a time limit: the seconds it leaves (negative once past).
   double SecondsLeft() const;
-  // The result; restores the root priors changed by noise. Call after the last Apply.
-  SearchResult Finish(int ply);
 
-  // Decides full or fast for the next search (playout cap randomisation).
-  bool DrawFullSearch();
+  // --- Accessors: any thread ---------------------------------------------------------
   const SearchParams& params() const { return params_; }
   Tree& tree() { return tree_; }
 
  private:
-  enum class Descent { kLeaf, kBackedUp, kCollision, kFull };
+  // How a descent ended: at a leaf to evaluate, backed up (a proven node), or at a
+  // node another playout is expanding.
+  enum class Descent { kLeaf, kBackedUp, kCollision };
 
   // search.cpp
   Descent Descend(PendingLeaf& leaf);
@@ -183,8 +201,8 @@ class TreeSearch {
   Tree& tree_;
   Evaluator& evaluator_;
   const SearchParams params_;
-  EvalCache* cache_;
-  core::Rng rng_;                      // used by Begin/Finish/Gumbel under root_mutex_
+  core::Rng rng_;                      // used by Begin, DrawFullSearch and Finish only
+  // Set by Begin(), read-only during the search.
   SearchLimits limits_;
   bool full_ = true;
   std::chrono::steady_clock::time_point start_;
@@ -193,13 +211,15 @@ class TreeSearch {
   alignas(64) std::atomic<std::uint64_t> started_{0};  // playouts begun (visit limit)
   std::atomic<std::uint64_t> finished_{0};
   std::atomic<std::uint64_t> collisions_{0};
-  std::atomic<bool> stop_{false};      // set when the pool is full
+  std::atomic<bool> stop_{false};      // set when the pool is full (cleared by Begin)
   [[maybe_unused]] alignas(64) char padding_ = 0;
+  // Set by Begin(), read-only during the search.
   EvalOutput root_eval_;
   core::Square root_solved_move_ = core::kPass;  // when the root itself was solved
   std::vector<float> saved_priors_;    // root priors before noise
 
-  // Gumbel state, guarded by root_mutex_.
+  // Gumbel state: set up by Begin(), guarded by root_mutex_ during the search (only
+  // SelectGumbelChild changes it), read by Finish().
   mutable std::mutex root_mutex_;
   std::vector<float> gumbel_;          // g(a) + logit(a) per root child
   std::vector<int> considered_;        // root child offsets still in the halving
@@ -207,16 +227,13 @@ class TreeSearch {
   int phases_left_ = 0;
 };
 
+// --- search_run.cpp: drivers; each owns its searches until it returns ------------------
+
 // Runs a full search of tree's root with params.threads threads; each gathers
-// params.leaves_per_batch leaves per evaluator call.
+// params.leaves_per_batch leaves per evaluator call. The first exception of a thread
+// stops the others and is rethrown here.
 SearchResult RunSearch(TreeSearch& search, Evaluator& evaluator, const SearchLimits& limits,
                        int ply = 0, bool full = true);
-
-// One self-play move: draws full or fast (playout cap randomisation), searches with
-// params.full_visits or params.fast_visits (plus `limits`' other bounds), and returns
-// the result, whose full_search says which it was.
-SearchResult RunSelfPlayMove(TreeSearch& search, Evaluator& evaluator, int ply,
-                             SearchLimits limits = {});
 
 // Searches many trees on the calling thread, gathering leaves from all of them into
 // one batch per evaluator call (self-play with many games in flight). Each search

@@ -43,6 +43,13 @@ bool TreeSearch::DrawFullSearch() {
   return rng_.Uniform() < params_.full_search_probability;
 }
 
+void TreeSearch::BeginSelfPlayMove() {
+  const bool full = DrawFullSearch();
+  SearchLimits limits;
+  limits.playouts = full ? params_.full_visits : params_.fast_visits;
+  Begin(limits, full);
+}
+
 void TreeSearch::Begin(const SearchLimits& limits, bool full) {
   limits_ = limits;
   full_ = full;
@@ -75,13 +82,10 @@ void TreeSearch::ExpandRoot() {
     return;
   }
   // The root's own evaluation (also for Gumbel's value estimate after tree reuse).
-  if (!cache_ || !cache_->Lookup(pos, root_eval_)) {
-    EvalBatch batch;
-    batch.Add(pos);
-    evaluator_.Evaluate(batch);
-    root_eval_ = batch.output(0);
-    if (cache_) cache_->Insert(pos, root_eval_);
-  }
+  EvalBatch batch;
+  batch.Add(pos);
+  evaluator_.Evaluate(batch);
+  root_eval_ = batch.output(0);
   if (root.state.load(std::memory_order_acquire) == NodeState::kUnexpanded) {
     root.state.store(NodeState::kExpanding, std::memory_order_relaxed);
     NodePool::Cursor cursor;

@@ -56,13 +56,6 @@ SearchResult RunSearch(TreeSearch& search, Evaluator& evaluator, const SearchLim
   return search.Finish(ply);
 }
 
-SearchResult RunSelfPlayMove(TreeSearch& search, Evaluator& evaluator, int ply,
-                             SearchLimits limits) {
-  const bool full = search.DrawFullSearch();
-  limits.playouts = full ? search.params().full_visits : search.params().fast_visits;
-  return RunSearch(search, evaluator, limits, ply, full);
-}
-
 void RunSearchesBatched(const std::vector<TreeSearch*>& searches, Evaluator& evaluator,
                         int leaves_per_search) {
   EvalBatch batch;

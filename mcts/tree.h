@@ -2,7 +2,10 @@
 // One search tree: the root position and a node pool. The tree is kept between moves:
 // Advance() makes the child for the move played the new root and compacts its subtree
 // into the spare pool (so memory stays bounded and is reused, never reallocated).
-// Thread safety: Advance() and Reset() need exclusive access (no search running).
+// Thread safety: node statistics follow the protocol of node.h, so a running search
+// may read and update them from many threads; Advance() and Reset() need exclusive
+// access (no search running) and invalidate every Node reference and index taken
+// before them.
 #include <cstdint>
 #include <memory>
 

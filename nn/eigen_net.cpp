@@ -3,7 +3,6 @@
 #include <Eigen/Dense>
 #include <algorithm>
 #include <cmath>
-#include <map>
 
 #include "nn/encoding.h"
 
@@ -125,14 +124,9 @@ EigenNet::~EigenNet() = default;
 
 void EigenNet::Forward(const std::vector<const core::Position*>& positions,
                        const std::vector<mcts::EvalOutput*>& outputs) const {
-  std::map<int, std::vector<std::size_t>> by_size;
-  for (std::size_t i = 0; i < positions.size(); ++i) by_size[positions[i]->size()].push_back(i);
-  for (const auto& [size, indices] : by_size) {
-    std::vector<const core::Position*> p;
-    std::vector<mcts::EvalOutput*> o;
-    for (std::size_t i : indices) p.push_back(positions[i]), o.push_back(outputs[i]);
-    ForwardSameSize(p, o);
-  }
+  mcts::ForEachBoardSize(positions, outputs, [this](const auto& same_size, const auto& outs) {
+    ForwardSameSize(same_size, outs);
+  });
 }
 
 void EigenNet::ForwardSameSize(const std::vector<const core::Position*>& positions,
@@ -181,10 +175,7 @@ void EigenNet::ForwardSameSize(const std::vector<const core::Position*>& positio
   }
 }
 
-EigenEvaluator::EigenEvaluator(std::shared_ptr<const EigenNet> net, std::size_t cache_entries)
-    : net_(std::move(net)) {
-  if (cache_entries > 0) cache_ = std::make_unique<mcts::EvalCache>(cache_entries, true);
-}
+EigenEvaluator::EigenEvaluator(std::shared_ptr<const EigenNet> net) : net_(std::move(net)) {}
 
 void EigenEvaluator::Submit(mcts::EvalBatch& batch) {
   batch.Restart();
@@ -192,19 +183,14 @@ void EigenEvaluator::Submit(mcts::EvalBatch& batch) {
   std::vector<const core::Position*> positions;
   std::vector<mcts::EvalOutput*> outputs;
   for (int i = 0; i < batch.size(); ++i) {
-    mcts::EvalOutput& out = batch.outputs()[i];
-    if (cache_ && cache_->Lookup(batch.positions()[i], out)) continue;
     positions.push_back(&batch.positions()[i]);
-    outputs.push_back(&out);
+    outputs.push_back(&batch.outputs()[i]);
   }
   try {
-    if (!positions.empty()) net_->Forward(positions, outputs);
+    net_->Forward(positions, outputs);
   } catch (...) {
     batch.Fail(std::current_exception());
     return;
-  }
-  if (cache_) {
-    for (std::size_t i = 0; i < positions.size(); ++i) cache_->Insert(*positions[i], *outputs[i]);
   }
   batch.MarkDone();
 }

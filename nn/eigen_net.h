@@ -6,13 +6,14 @@
 // over win/draw/loss; tanh ownership; disc difference scaled to the board).
 //
 // EigenEvaluator puts it behind the mcts Evaluator interface, computing synchronously
-// in Submit() on the calling thread (Eigen's products use one thread each), with an
-// optional result cache.
-// Thread safety: Forward() is const and may run on many threads at once.
+// in Submit() on the calling thread (Eigen's products use one thread each); a cache
+// goes in front of it (mcts::CachingEvaluator).
+// Thread safety: EigenNet is immutable after construction, so Forward() may run on
+// many threads at once; EigenEvaluator shares it (shared_ptr) and keeps no other
+// state, so Submit/Wait may too.
 #include <memory>
 #include <vector>
 
-#include "mcts/eval_cache.h"
 #include "mcts/evaluator.h"
 #include "nn/model_file.h"
 
@@ -41,14 +42,13 @@ class EigenNet {
 
 class EigenEvaluator : public mcts::Evaluator {
  public:
-  // `cache_entries` 0: no cache.
-  explicit EigenEvaluator(std::shared_ptr<const EigenNet> net, std::size_t cache_entries = 0);
+  explicit EigenEvaluator(std::shared_ptr<const EigenNet> net);
+  // Computes every output (a failure is rethrown by Wait).
   void Submit(mcts::EvalBatch& batch) override;
   void Wait(mcts::EvalBatch& batch) override { batch.WaitDone(); }
 
  private:
   std::shared_ptr<const EigenNet> net_;
-  std::unique_ptr<mcts::EvalCache> cache_;
 };
 
 }  // namespace othello::nn

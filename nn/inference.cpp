@@ -1,7 +1,6 @@
 #include "nn/inference.h"
 
 #include <algorithm>
-#include <map>
 #include <thread>
 
 #include "core/error.h"
@@ -80,9 +79,6 @@ NetEvaluator::NetEvaluator(OthelloNet& net, const InferenceOptions& options)
   net_ = CloneNet(net);
   net_->eval();
   net_->to(device_, dtype_);
-  if (options.cache_entries > 0) {
-    cache_ = std::make_unique<mcts::EvalCache>(options.cache_entries, options.cache_canonical);
-  }
   batcher_ = std::make_unique<mcts::BatchingEvaluator>(
       [this](const auto& positions, const auto& outputs) { Backend(positions, outputs); },
       options_.max_batch, std::chrono::microseconds(options.max_wait_us));
@@ -98,23 +94,7 @@ void NetEvaluator::Backend(const std::vector<const core::Position*>& positions,
   if (core::InjectFault("evaluate")) {
     throw std::runtime_error("network evaluation failed: injected fault (OZ_FAULT=evaluate)");
   }
-  if (!cache_) {
-    Forward(positions, outputs);
-    return;
-  }
-  std::vector<const core::Position*> miss_positions;
-  std::vector<mcts::EvalOutput*> miss_outputs;
-  for (std::size_t i = 0; i < positions.size(); ++i) {
-    if (!cache_->Lookup(*positions[i], *outputs[i])) {
-      miss_positions.push_back(positions[i]);
-      miss_outputs.push_back(outputs[i]);
-    }
-  }
-  if (miss_positions.empty()) return;
-  Forward(miss_positions, miss_outputs);
-  for (std::size_t i = 0; i < miss_positions.size(); ++i) {
-    cache_->Insert(*miss_positions[i], *miss_outputs[i]);
-  }
+  Forward(positions, outputs);
 }
 
 void NetEvaluator::Forward(const std::vector<const core::Position*>& positions,
@@ -123,21 +103,9 @@ void NetEvaluator::Forward(const std::vector<const core::Position*>& positions,
   if (device_.is_cpu() && torch::get_num_threads() != cpu_threads_) {
     torch::set_num_threads(cpu_threads_);
   }
-  std::map<int, std::vector<std::size_t>> by_size;
-  for (std::size_t i = 0; i < positions.size(); ++i) by_size[positions[i]->size()].push_back(i);
-  if (by_size.size() == 1) {
-    ForwardSameSize(positions, outputs);
-    return;
-  }
-  for (const auto& [size, indices] : by_size) {
-    std::vector<const core::Position*> p;
-    std::vector<mcts::EvalOutput*> o;
-    for (std::size_t i : indices) {
-      p.push_back(positions[i]);
-      o.push_back(outputs[i]);
-    }
-    ForwardSameSize(p, o);
-  }
+  mcts::ForEachBoardSize(positions, outputs, [this](const auto& same_size, const auto& outs) {
+    ForwardSameSize(same_size, outs);
+  });
 }
 
 void NetEvaluator::ForwardSameSize(const std::vector<const core::Position*>& positions,

@@ -3,12 +3,16 @@
 // threads are gathered into batches (mcts::BatchingEvaluator: at most max_batch
 // positions, waiting at most max_wait_us), encoded, run on the CPU or a CUDA device
 // (chosen automatically unless given), in fp32, or fp16/bf16 on CUDA, and turned into
-// probabilities. Options: a result cache (optionally canonical under symmetry) and
-// random-symmetry evaluation (each position is evaluated in one of its 8 symmetric
-// forms, chosen at random, and the outputs are mapped back).
+// probabilities. Option: random-symmetry evaluation (each position is evaluated in one
+// of its 8 symmetric forms, chosen at random, and the outputs are mapped back).
+// NetEvaluator holds no cache: cache_entries and cache_canonical configure the
+// mcts::CachingEvaluator that whoever wants one wraps around it (mcts::WithCache).
 //
-// Thread safety: Submit/Wait/Forward from any thread. The net is copied at
-// construction; later changes to the caller's net do not affect this evaluator.
+// Thread safety: Submit/Wait (the contract of mcts/evaluator.h) and Forward from any
+// number of threads at once. The net is copied at construction; later changes to the
+// caller's net do not affect this evaluator. The constructor sets LibTorch's CPU
+// thread count for the process.
+// Lifetime: the destructor shuts the batcher down first (batches still queued fail).
 #include <atomic>
 #include <memory>
 #include <string>
@@ -17,7 +21,6 @@
 #include <torch/torch.h>
 
 #include "mcts/batching_evaluator.h"
-#include "mcts/eval_cache.h"
 #include "mcts/evaluator.h"
 #include "nn/model.h"
 
@@ -29,8 +32,8 @@ struct InferenceOptions {
   int max_batch = 0;               // 0: 32 on the CPU, 256 on CUDA (measured, see README)
   int max_wait_us = 1000;
   int threads = 0;                 // LibTorch CPU threads (0: the measured default)
-  bool random_symmetry = false;
-  std::size_t cache_entries = 0;   // 0: no cache
+  bool random_symmetry = false;    // training's default: training/config.h
+  std::size_t cache_entries = 0;   // 0: no cache (training's default: training/config.h)
   bool cache_canonical = true;
   std::uint64_t seed = 0;          // for random symmetries
 };
@@ -49,21 +52,20 @@ class NetEvaluator : public mcts::Evaluator {
   void Submit(mcts::EvalBatch& batch) override;
   void Wait(mcts::EvalBatch& batch) override;
 
-  // The raw forward pass on `positions` (no batching, no cache): what the batcher
-  // calls, and what benchmarks compare it with.
+  // The raw forward pass on `positions` of any board sizes (no batching): what the
+  // batcher calls, and what benchmarks compare it with.
   void Forward(const std::vector<const core::Position*>& positions,
                const std::vector<mcts::EvalOutput*>& outputs);
 
   torch::Device device() const { return device_; }
   torch::ScalarType dtype() const { return dtype_; }
   const mcts::BatchingEvaluator& batcher() const { return *batcher_; }
-  const mcts::EvalCache* cache() const { return cache_.get(); }
 
  private:
   // Evaluates positions of one board size.
   void ForwardSameSize(const std::vector<const core::Position*>& positions,
                        const std::vector<mcts::EvalOutput*>& outputs);
-  // The backend of the batcher: cache lookups, then Forward on the misses.
+  // The backend of the batcher: Forward, or an injected fault (OZ_FAULT=evaluate).
   void Backend(const std::vector<const core::Position*>& positions,
                const std::vector<mcts::EvalOutput*>& outputs);
 
@@ -72,8 +74,7 @@ class NetEvaluator : public mcts::Evaluator {
   torch::Device device_;
   torch::ScalarType dtype_;
   int cpu_threads_ = 1;
-  std::unique_ptr<mcts::EvalCache> cache_;
-  std::atomic<std::uint64_t> symmetry_calls_{0};
+  std::atomic<std::uint64_t> symmetry_calls_{0};  // forward calls: seeds their symmetries
   std::unique_ptr<mcts::BatchingEvaluator> batcher_;  // last: its worker uses the above
 };
 

@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "core/solver.h"
+#include "mcts/eval_cache.h"
 
 namespace othello::training {
 namespace {
@@ -14,13 +15,15 @@ std::uint16_t Prob(float p) {
 }  // namespace
 
 void ModelSource::Publish(nn::OthelloNet& net, std::int64_t step) {
-  auto evaluator = std::make_shared<nn::NetEvaluator>(net, options_);
+  std::shared_ptr<mcts::Evaluator> evaluator =
+      mcts::WithCache(std::make_shared<nn::NetEvaluator>(net, options_), options_.cache_entries,
+                      options_.cache_canonical);
   std::lock_guard<std::mutex> lock(mutex_);
   current_ = std::move(evaluator);
   step_ = step;
 }
 
-std::shared_ptr<nn::NetEvaluator> ModelSource::Current(std::int64_t* step) const {
+std::shared_ptr<mcts::Evaluator> ModelSource::Current(std::int64_t* step) const {
   std::lock_guard<std::mutex> lock(mutex_);
   if (step) *step = step_;
   return current_;
@@ -63,7 +66,7 @@ void FillTargets(GameRecords& game, const core::Position& final_position,
 struct SelfPlayWorker::Game {
   std::unique_ptr<mcts::Tree> tree;
   std::unique_ptr<mcts::TreeSearch> search;
-  std::shared_ptr<nn::NetEvaluator> evaluator;  // the model this game's tree was built with
+  std::shared_ptr<mcts::Evaluator> evaluator;  // the model this game's tree was built with
   GameRecords records;
   int ply = 0;
   bool resign_check = false;                  // play on to check resignations
@@ -84,7 +87,7 @@ void SelfPlayWorker::StartGame(Game& game) {
     game.tree->Reset(start);
   }
   game.search = std::make_unique<mcts::TreeSearch>(*game.tree, *game.evaluator, config_.search,
-                                                   nullptr, rng_.Next());
+                                                   rng_.Next());
   game.records.samples.clear();
   game.records.movers.clear();
   game.records.search_wdl.clear();
@@ -128,18 +131,15 @@ void SelfPlayWorker::Run(const std::atomic<bool>& stop) {
   while (!stop.load(std::memory_order_relaxed)) {
     // A newly published model takes over every game at its next move (the trees are
     // kept), so that one round's leaves all go to one evaluator.
-    const std::shared_ptr<nn::NetEvaluator> current = models_.Current();
+    const std::shared_ptr<mcts::Evaluator> current = models_.Current();
     searches.clear();
     for (Game& g : games) {
       if (g.evaluator != current) {
         g.evaluator = current;
-        g.search = std::make_unique<mcts::TreeSearch>(*g.tree, *current, config_.search, nullptr,
+        g.search = std::make_unique<mcts::TreeSearch>(*g.tree, *current, config_.search,
                                                       rng_.Next());
       }
-      const bool full = g.search->DrawFullSearch();
-      mcts::SearchLimits limits;
-      limits.playouts = full ? config_.search.full_visits : config_.search.fast_visits;
-      g.search->Begin(limits, full);
+      g.search->BeginSelfPlayMove();
       searches.push_back(g.search.get());
     }
     mcts::RunSearchesBatched(searches, *current, config_.leaves_per_game);

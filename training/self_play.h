@@ -14,28 +14,33 @@
 //
 // Thread safety: ModelSource is shared by the trainer (Publish) and the workers
 // (Current); a SelfPlayWorker belongs to its thread.
+// Lifetime: an evaluator that Current() returned stays valid while its holder keeps
+// it, after later Publish() calls too.
 #include <atomic>
 #include <memory>
 #include <mutex>
 #include <optional>
 
+#include "mcts/evaluator.h"
 #include "nn/inference.h"
 #include "training/config.h"
 #include "training/replay_buffer.h"
 
 namespace othello::training {
 
-// The model self-play uses: replaced by the trainer, picked up between moves.
+// The model self-play uses: replaced by the trainer, picked up between moves. Each
+// published model is a NetEvaluator, behind a result cache of its own when
+// options.cache_entries > 0.
 class ModelSource {
  public:
   explicit ModelSource(const nn::InferenceOptions& options) : options_(options) {}
   void Publish(nn::OthelloNet& net, std::int64_t step);
-  std::shared_ptr<nn::NetEvaluator> Current(std::int64_t* step = nullptr) const;
+  std::shared_ptr<mcts::Evaluator> Current(std::int64_t* step = nullptr) const;
 
  private:
   const nn::InferenceOptions options_;
   mutable std::mutex mutex_;
-  std::shared_ptr<nn::NetEvaluator> current_;  // guarded by mutex_
+  std::shared_ptr<mcts::Evaluator> current_;  // guarded by mutex_
   std::int64_t step_ = 0;                      // guarded by mutex_
 };
 

@@ -5,7 +5,9 @@
 #include <set>
 #include <thread>
 
+#include "core/hash.h"
 #include "core/notation.h"
+#include "core/rules.h"
 #include "core/symmetry.h"
 #include "mcts/batching_evaluator.h"
 #include "mcts/eval_cache.h"
@@ -74,7 +76,7 @@ TEST(BatchingEvaluator, GathersPositionsFromSeveralThreadsAndGames) {
         move = core::LowestSquare(start.LegalMoves() & ~((core::Bitboard{2} << move) - 1));
       }
       trees.push_back(std::make_unique<Tree>(start.Play(move), 1 << 16));
-      searches.push_back(std::make_unique<TreeSearch>(*trees.back(), evaluator, params, nullptr, g));
+      searches.push_back(std::make_unique<TreeSearch>(*trees.back(), evaluator, params, g));
       SearchLimits limits;
       limits.playouts = 400;
       searches.back()->Begin(limits);
@@ -149,6 +151,170 @@ TEST(EvalCache, CanonicalEntriesServeEverySymmetricPosition) {
   EXPECT_FALSE(plain.Lookup(core::TransformPosition(pos, 2), got));
   EXPECT_EQ(plain.hits(), 1u);
   EXPECT_EQ(plain.misses(), 1u);
+}
+
+// Outputs that differ from position to position: a policy weighted by square and a
+// value from the position's hash.
+void ByHash(const Position& position, EvalOutput& out) {
+  SetUniformPolicy(position, out);
+  float total = 0;
+  core::ForEachSquare(position.LegalMoves(), [&](Square sq) {
+    total += out.policy[sq] = static_cast<float>(sq + 1);
+  });
+  core::ForEachSquare(position.LegalMoves(), [&](Square sq) { out.policy[sq] /= total; });
+  const std::uint64_t h = position.Hash();
+  out.win = static_cast<float>(h % 1000) / 2000.0f;
+  out.loss = static_cast<float>((h >> 10) % 1000) / 2000.0f;
+  out.draw = 1.0f - out.win - out.loss;
+}
+
+void ByHashBackend(const std::vector<const Position*>& positions,
+                   const std::vector<EvalOutput*>& outputs) {
+  for (std::size_t i = 0; i < positions.size(); ++i) ByHash(*positions[i], *outputs[i]);
+}
+
+// ByHash, computed in Submit(), counting the positions it is asked for.
+class CountingEvaluator : public Evaluator {
+ public:
+  void Submit(EvalBatch& batch) override {
+    batch.Restart();
+    batch.outputs().resize(batch.size());
+    for (int i = 0; i < batch.size(); ++i) ByHash(batch.positions()[i], batch.outputs()[i]);
+    positions_ += batch.size();
+    batch.MarkDone();
+  }
+  void Wait(EvalBatch& batch) override { batch.WaitDone(); }
+  int positions() const { return positions_.load(); }
+
+ private:
+  std::atomic<int> positions_{0};
+};
+
+// Positions of random games on `size` boards, `count` of them.
+std::vector<Position> RandomPositions(int count, int size, std::uint64_t seed) {
+  core::Rng rng(seed);
+  std::vector<Position> positions;
+  Position pos = Position::Standard(size);
+  while (static_cast<int>(positions.size()) < count) {
+    if (pos.IsGameOver()) pos = Position::Standard(size);
+    pos = pos.Play(core::RandomLegalMove(pos, rng));
+    positions.push_back(pos);
+  }
+  return positions;
+}
+
+void ExpectSameOutput(const EvalOutput& got, const EvalOutput& want, int size, float tolerance) {
+  EXPECT_NEAR(got.win, want.win, tolerance);
+  EXPECT_NEAR(got.draw, want.draw, tolerance);
+  EXPECT_NEAR(got.loss, want.loss, tolerance);
+  for (int a = 0; a <= size * size; ++a) EXPECT_NEAR(got.policy[a], want.policy[a], tolerance);
+}
+
+TEST(CachingEvaluator, HitsRepeatedAndSymmetricPositions) {
+  CountingEvaluator inner;
+  CachingEvaluator cached(inner, 1024, /*canonical=*/true);
+  const Position pos = Position::Standard(8)
+                           .Play(*core::ParseSquare("f5", 8))
+                           .Play(*core::ParseSquare("d6", 8));
+  EvalOutput want;
+  ByHash(pos, want);
+  EvalBatch batch;
+  batch.Add(pos);
+  cached.Evaluate(batch);
+  ExpectSameOutput(batch.output(0), want, 8, 0.0f);  // a miss: the inner output itself
+  cached.Evaluate(batch);
+  EXPECT_EQ(inner.positions(), 1);
+  ExpectSameOutput(batch.output(0), want, 8, 1e-4f);
+  for (int s = 0; s < core::kNumSymmetries; ++s) {
+    batch.Clear();
+    batch.Add(core::TransformPosition(pos, s));
+    cached.Evaluate(batch);
+    EXPECT_NEAR(batch.output(0).win, want.win, 1e-6) << "symmetry " << s;
+    for (int sq = 0; sq < 64; ++sq) {
+      EXPECT_NEAR(batch.output(0).policy[core::TransformSquare(sq, 8, s)], want.policy[sq], 1e-4)
+          << "symmetry " << s;
+    }
+  }
+  EXPECT_EQ(inner.positions(), 1);
+  EXPECT_EQ(cached.cache().hits(), 9u);
+  EXPECT_EQ(cached.cache().misses(), 1u);
+
+  CachingEvaluator plain(inner, 1024, /*canonical=*/false);
+  plain.Evaluate(batch);
+  batch.Clear();
+  batch.Add(pos);
+  plain.Evaluate(batch);
+  EXPECT_EQ(inner.positions(), 3);  // a symmetric form is another position
+}
+
+TEST(CachingEvaluator, GivesTheInnerEvaluatorsOutputs) {
+  CountingEvaluator inner;
+  CachingEvaluator cached(inner, 1 << 12, /*canonical=*/false);
+  std::vector<Position> positions = RandomPositions(40, 8, 11);
+  const std::vector<Position> small = RandomPositions(20, 6, 12);
+  positions.insert(positions.end(), small.begin(), small.end());
+  EvalBatch batch;
+  for (std::size_t i = 0; i < positions.size(); i += 2) batch.Add(positions[i]);
+  cached.Evaluate(batch);
+  // Half of these were seen: hits and misses mixed in one batch, of two board sizes.
+  batch.Clear();
+  for (const Position& p : positions) batch.Add(p);
+  cached.Evaluate(batch);
+  for (std::size_t i = 0; i < positions.size(); ++i) {
+    EvalOutput want;
+    ByHash(positions[i], want);
+    ExpectSameOutput(batch.output(static_cast<int>(i)), want, positions[i].size(),
+                     i % 2 ? 0.0f : 1e-4f);
+  }
+  EXPECT_EQ(inner.positions(), static_cast<int>(positions.size()));
+}
+
+TEST(CachingEvaluator, ServesManyThreadsAtOnce) {
+  BatchingEvaluator inner(ByHashBackend, /*max_batch=*/16, std::chrono::microseconds(200));
+  CachingEvaluator cached(inner, 1 << 12, /*canonical=*/false);
+  const std::vector<Position> positions = RandomPositions(64, 8, 13);
+  constexpr int kThreads = 8, kRounds = 50, kPerBatch = 8;
+  std::atomic<int> wrong{0};
+  auto run = [&](int t) {
+    core::Rng rng(t);
+    EvalBatch batch;
+    for (int round = 0; round < kRounds; ++round) {
+      batch.Clear();
+      for (int i = 0; i < kPerBatch; ++i) batch.Add(positions[rng.Below(static_cast<std::uint32_t>(positions.size()))]);
+      cached.Evaluate(batch);
+      for (int i = 0; i < kPerBatch; ++i) {
+        EvalOutput want;
+        ByHash(batch.positions()[i], want);
+        if (std::abs(batch.output(i).win - want.win) > 1e-4f) ++wrong;
+      }
+    }
+  };
+  std::vector<std::thread> threads;
+  for (int t = 0; t < kThreads; ++t) threads.emplace_back(run, t);
+  for (auto& thread : threads) thread.join();
+  EXPECT_EQ(wrong.load(), 0);
+  const EvalCache& cache = cached.cache();
+  EXPECT_EQ(cache.hits() + cache.misses(), std::uint64_t{kThreads} * kRounds * kPerBatch);
+  EXPECT_EQ(inner.positions_evaluated(), cache.misses());
+  EXPECT_GT(cache.hits(), cache.misses());
+}
+
+TEST(CachingEvaluator, InnerFailureReachesWait) {
+  BatchingEvaluator inner(
+      [](const auto&, const auto&) { throw std::runtime_error("backend exploded"); },
+      /*max_batch=*/8, std::chrono::microseconds(100));
+  CachingEvaluator cached(inner, 1024, /*canonical=*/true);
+  EvalBatch batch;
+  batch.Add(Position::Standard(8));
+  for (int attempt = 0; attempt < 2; ++attempt) {  // nothing of the first stays pending
+    try {
+      cached.Evaluate(batch);
+      ADD_FAILURE() << "no error";
+    } catch (const std::runtime_error& e) {
+      EXPECT_STREQ(e.what(), "backend exploded");
+    }
+  }
+  EXPECT_EQ(cached.cache().hits(), 0u);
 }
 
 TEST(RolloutEvaluator, ValueReflectsTheGame) {

@@ -7,6 +7,7 @@
 
 #include "core/notation.h"
 #include "core/solver.h"
+#include "mcts/eval_cache.h"
 #include "mcts/search.h"
 
 namespace othello::mcts {
@@ -27,7 +28,7 @@ SearchResult Search(const Position& pos, SearchParams params, std::uint64_t visi
   UniformEvaluator uniform;
   Evaluator& eval = evaluator ? *evaluator : uniform;
   Tree tree(pos, 1 << 20);
-  TreeSearch search(tree, eval, params, nullptr, seed);
+  TreeSearch search(tree, eval, params, seed);
   SearchLimits limits;
   limits.playouts = visits;
   return RunSearch(search, eval, limits);
@@ -54,7 +55,7 @@ TEST(Search, VisitsAddUpAndResultIsConsistent) {
   params.solver_empties = 0;
   UniformEvaluator eval;
   Tree tree(Position::Standard(8), 1 << 20);
-  TreeSearch search(tree, eval, params, nullptr, 1);
+  TreeSearch search(tree, eval, params, 1);
   SearchLimits limits;
   limits.playouts = 3000;
   const SearchResult r = RunSearch(search, eval, limits);
@@ -151,7 +152,7 @@ TEST(Search, SeveralThreadsOnOneTree) {
   params.solver_empties = 8;
   UniformEvaluator eval;
   Tree tree(FromTranscript("f5d6c3d3c4f4f6"), 1 << 20);
-  TreeSearch search(tree, eval, params, nullptr, 1);
+  TreeSearch search(tree, eval, params, 1);
   SearchLimits limits;
   limits.playouts = 20000;
   const SearchResult r = RunSearch(search, eval, limits);
@@ -259,7 +260,7 @@ TEST(Search, DirichletNoiseChangesTheRootPriorsOnlyDuringAFullSearch) {
   UniformEvaluator eval;
   const auto noisy_priors = [&](std::uint64_t seed, bool full) {
     Tree tree(Position::Standard(8), 1 << 16);
-    TreeSearch search(tree, eval, params, nullptr, seed);
+    TreeSearch search(tree, eval, params, seed);
     SearchLimits limits;
     limits.playouts = 50;
     search.Begin(limits, full);
@@ -289,7 +290,7 @@ TEST(Search, TreeReuseKeepsTheSubtree) {
   params.solver_empties = 0;
   UniformEvaluator eval;
   Tree tree(Position::Standard(8), 1 << 18);
-  TreeSearch search(tree, eval, params, nullptr, 1);
+  TreeSearch search(tree, eval, params, 1);
   SearchLimits limits;
   limits.playouts = 4000;
   const SearchResult r = RunSearch(search, eval, limits);
@@ -316,7 +317,7 @@ TEST(Search, StopsOnTimeStopFlagAndFullPool) {
   UniformEvaluator eval;
   {
     Tree tree(Position::Standard(8), 1 << 22);
-    TreeSearch search(tree, eval, params, nullptr, 1);
+    TreeSearch search(tree, eval, params, 1);
     SearchLimits limits;
     limits.seconds = 0.05;
     const SearchResult r = RunSearch(search, eval, limits);
@@ -324,7 +325,7 @@ TEST(Search, StopsOnTimeStopFlagAndFullPool) {
   }
   {
     Tree tree(Position::Standard(8), 1 << 22);
-    TreeSearch search(tree, eval, params, nullptr, 1);
+    TreeSearch search(tree, eval, params, 1);
     std::atomic<bool> stop{false};
     SearchLimits limits;
     limits.stop = &stop;
@@ -338,7 +339,7 @@ TEST(Search, StopsOnTimeStopFlagAndFullPool) {
   }
   {
     Tree tree(Position::Standard(8), 5000);
-    TreeSearch search(tree, eval, params, nullptr, 1);
+    TreeSearch search(tree, eval, params, 1);
     const SearchResult r = RunSearch(search, eval, SearchLimits{});
     EXPECT_LE(tree.pool().used(), 5000u);
     EXPECT_GT(r.playouts, 100u);
@@ -350,7 +351,7 @@ TEST(Search, PlayoutCapRandomisation) {
   params.full_search_probability = 0.25f;
   UniformEvaluator eval;
   Tree tree(Position::Standard(8), 1 << 16);
-  TreeSearch search(tree, eval, params, nullptr, 1);
+  TreeSearch search(tree, eval, params, 1);
   int full = 0;
   for (int i = 0; i < 4000; ++i) full += search.DrawFullSearch();
   EXPECT_NEAR(full / 4000.0, 0.25, 0.03);
@@ -370,10 +371,12 @@ TEST(Search, SelfPlayMovesUseFullAndFastBudgets) {
   params.solver_empties = 0;
   UniformEvaluator eval;
   Tree tree(Position::Standard(8), 1 << 16);
-  TreeSearch search(tree, eval, params, nullptr, 3);
+  TreeSearch search(tree, eval, params, 3);
   int full = 0;
   for (int ply = 0; ply < 20; ++ply) {
-    const SearchResult r = RunSelfPlayMove(search, eval, ply);
+    search.BeginSelfPlayMove();
+    RunSearchesBatched({&search}, eval, params.leaves_per_batch);
+    const SearchResult r = search.Finish(ply);
     EXPECT_EQ(r.playouts, r.full_search ? 64u : 8u);
     EXPECT_EQ(r.policy_target.empty(), !r.full_search);
     full += r.full_search;
@@ -387,16 +390,16 @@ TEST(Search, SelfPlayMovesUseFullAndFastBudgets) {
 TEST(Search, ResultCacheServesTranspositions) {
   SearchParams params;
   params.solver_empties = 0;
-  UniformEvaluator eval;
-  EvalCache cache(1 << 16, /*canonical=*/true);
+  UniformEvaluator uniform;
+  CachingEvaluator eval(uniform, 1 << 16, /*canonical=*/true);
   Tree tree(Position::Standard(8), 1 << 18);
-  TreeSearch search(tree, eval, params, &cache, 1);
+  TreeSearch search(tree, eval, params, 1);
   SearchLimits limits;
   limits.playouts = 20000;
   const SearchResult r = RunSearch(search, eval, limits);
   EXPECT_EQ(r.playouts, 20000u);
   // The 8x8 start is symmetric and move orders transpose: many leaves are known.
-  EXPECT_GT(cache.hits(), 1000u);
+  EXPECT_GT(eval.cache().hits(), 1000u);
   ExpectVisitsAddUp(tree, tree.root_index(), true);
 }
 

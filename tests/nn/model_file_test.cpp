@@ -12,6 +12,7 @@
 #include "core/checksum.h"
 #include "core/file_io.h"
 #include "core/rules.h"
+#include "mcts/eval_cache.h"
 #include "nn/binary_io.h"
 #include "nn/eigen_net.h"
 #include "nn/encoding.h"
@@ -103,7 +104,8 @@ TEST(ModelFile, EigenEvaluatorServesTheSearchWithACache) {
   const NetConfig config = Tiny(1, 8);
   OthelloNet net = RandomNet(config, 5);
   auto eigen = std::make_shared<EigenNet>(ExportModel(net, core::Rules{}, 0));
-  EigenEvaluator evaluator(eigen, 1024);
+  EigenEvaluator network(eigen);
+  mcts::CachingEvaluator evaluator(network, 1024, /*canonical=*/true);
   mcts::EvalBatch batch;
   batch.Add(core::Position::Standard(8));
   batch.Add(core::Position::Standard(8));

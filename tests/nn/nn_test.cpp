@@ -12,6 +12,7 @@
 #include "core/error.h"
 #include "core/rules.h"
 #include "core/symmetry.h"
+#include "mcts/eval_cache.h"
 #include "mcts/search.h"
 #include "nn/binary_io.h"
 #include "nn/checkpoint.h"
@@ -455,14 +456,14 @@ TEST(Inference, CacheAndSearchIntegration) {
   OthelloNet net(Tiny());
   InferenceOptions options;
   options.device = "cpu";
-  options.cache_entries = 1 << 12;
-  NetEvaluator evaluator(net, options);
+  NetEvaluator network(net, options);
+  mcts::CachingEvaluator evaluator(network, 1 << 12, options.cache_canonical);
   mcts::SearchParams params;
   params.solver_empties = 0;
   params.threads = 2;
   params.leaves_per_batch = 4;
   mcts::Tree tree(core::Position::Standard(8), 1 << 16);
-  mcts::TreeSearch search(tree, evaluator, params, nullptr, 1);
+  mcts::TreeSearch search(tree, evaluator, params, 1);
   mcts::SearchLimits limits;
   limits.playouts = 200;
   const mcts::SearchResult r = mcts::RunSearch(search, evaluator, limits);
@@ -470,7 +471,7 @@ TEST(Inference, CacheAndSearchIntegration) {
   mcts::EvalBatch batch;
   batch.Add(core::Position::Standard(8));
   evaluator.Evaluate(batch);
-  EXPECT_GT(evaluator.cache()->hits(), 0u);  // the root was evaluated before
+  EXPECT_GT(evaluator.cache().hits(), 0u);  // the root was evaluated before
 }
 
 TEST(Inference, DevicesAndPrecisions) {
