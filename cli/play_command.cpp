@@ -39,8 +39,75 @@ void ShowAnalysis(const play::Analysis& analysis, int size, std::ostream& out) {
   }
 }
 
-void RunPlay(const PlayOptions& opt, std::istream& in, std::ostream& out) {
-  const PlayModel model = LoadPlayModel(opt.model);
+void ShowAutoPly(const play::AutoPly& ply, int size, std::ostream& out) {
+  if (ply.pass) {
+    out << ply.PassNote() << "\n";
+    return;
+  }
+  const play::MoveEvaluation& best = ply.analysis.best;
+  out << "AI plays " << core::SquareName(best.move, size) << "  (its win "
+      << Percent(best.win_probability) << ", discs " << play::FormatDiscs(best.discs)
+      << (best.exact ? " exact" : "") << ")\n";
+}
+
+// One command of the person's (not quit); true when the board is to be shown again.
+bool RunCommand(play::GameSession& session, const std::string& word, std::ostream& out) {
+  const int size = session.rules().size;
+  if (word == "help") {
+    out << kHelp;
+    return false;
+  }
+  if (word == "board") return true;
+  if (word == "hint") {
+    ShowAnalysis(session.Hints(), size, out);
+    return false;
+  }
+  if (word == "undo") {  // back to the position before your last move
+    const bool undone = session.UndoToHumanTurn();
+    out << (undone ? "undone\n" : "nothing to undo\n");
+    return undone;
+  }
+  auto move = core::ParseSquare(word, size);
+  if (!move) {
+    out << "error: " << move.error() << " (type help)\n";
+    return false;
+  }
+  if (auto error = session.PlayHuman(*move)) {
+    out << "error: " << error->message << "\n";
+    return false;
+  }
+  return true;
+}
+
+// The person's commands and the AI's replies until the end, quit or the end of input.
+void RunGame(play::GameSession& session, std::istream& in, std::ostream& out) {
+  const auto show_ply = [&](const play::AutoPly& ply) { ShowAutoPly(ply, session.rules().size, out); };
+  session.PlayAiTurns(show_ply);
+  bool show = true;
+  while (!session.game().IsOver()) {
+    if (show) out << "\n" << core::RenderBoard(session.game().position());
+    out << "your move> " << std::flush;
+    std::string line, word;
+    if (!std::getline(in, line)) break;
+    if (!(std::istringstream(line) >> word)) {
+      show = false;
+      continue;
+    }
+    if (word == "quit" || word == "exit") break;
+    show = RunCommand(session, word, out);
+    if (show) session.PlayAiTurns(show_ply);
+  }
+}
+
+void ShowEnd(const play::GameSession& session, std::ostream& out) {
+  const int size = session.rules().size;
+  out << "\n" << core::RenderBoard(session.game().position(), /*mark_legal=*/false);
+  if (auto result = session.HumanResult()) out << *result << "\n";
+  out << "transcript: " << core::FormatTranscript(session.game().moves(), size) << "\n";
+}
+
+// The rules of the game: the model's board and scoring, the start asked for.
+core::Rules GameRules(const PlayOptions& opt, const PlayModel& model) {
   core::Rules rules = model.rules;
   if (opt.size && opt.size != model.rules.size) {
     throw CliError("--size " + std::to_string(opt.size) + ": " + opt.model + " plays " +
@@ -51,70 +118,19 @@ void RunPlay(const PlayOptions& opt, std::istream& in, std::ostream& out) {
   rules.start = *start;
   rules.random_moves = opt.random_moves;
   if (auto error = core::ValidateRules(rules)) throw CliError(error->message);
+  return rules;
+}
+
+void RunPlay(const PlayOptions& opt, std::istream& in, std::ostream& out) {
+  const PlayModel model = LoadPlayModel(opt.model);
+  const core::Rules rules = GameRules(opt, model);
   if (opt.color != "black" && opt.color != "white") throw CliError("--color must be black or white");
-  const core::Color human = opt.color == "black" ? core::Color::kBlack : core::Color::kWhite;
   play::GameSession session(*model.evaluator, rules, opt.strength.Resolve(), opt.seed, model.rules);
+  session.set_human(opt.color == "black" ? core::Color::kBlack : core::Color::kWhite);
   out << "You play " << opt.color << " (X is black, O is white) against "
       << session.strength().Describe() << ". " << kHelp;
-  bool show = true;
-  while (!session.game().IsOver()) {
-    const core::Position& pos = session.game().position();
-    if (pos.MustPass()) {
-      out << core::ColorName(pos.side_to_move()) << " has no move and passes\n";
-      session.PlayForcedPasses();
-      continue;
-    }
-    if (pos.side_to_move() != human) {
-      const play::Analysis a = session.PlayAi();
-      out << "AI plays " << core::SquareName(a.best.move, rules.size) << "  (its win "
-          << Percent(a.best.win_probability) << ", discs " << play::FormatDiscs(a.best.discs)
-          << (a.best.exact ? " exact" : "") << ")\n";
-      show = true;
-      continue;
-    }
-    if (show) out << "\n" << core::RenderBoard(pos);
-    show = false;
-    out << "your move> " << std::flush;
-    std::string line;
-    if (!std::getline(in, line)) break;
-    std::istringstream words(line);
-    std::string word;
-    if (!(words >> word)) continue;
-    if (word == "quit" || word == "exit") break;
-    if (word == "help") {
-      out << kHelp;
-    } else if (word == "board") {
-      show = true;
-    } else if (word == "hint") {
-      ShowAnalysis(session.Analyze(), rules.size, out);
-    } else if (word == "undo") {
-      // Back to the position before your last move.
-      bool undone = false;
-      while (session.Undo()) {
-        undone = true;
-        if (session.game().position().side_to_move() == human) break;
-      }
-      out << (undone ? "undone\n" : "nothing to undo\n");
-      show = undone;
-    } else {
-      auto move = core::ParseSquare(word, rules.size);
-      if (!move) {
-        out << "error: " << move.error() << " (type help)\n";
-      } else if (auto error = session.Play(*move)) {
-        out << "error: " << error->message << "\n";
-      } else {
-        show = true;
-      }
-    }
-  }
-  const core::Position& final_pos = session.game().position();
-  out << "\n" << core::RenderBoard(final_pos, /*mark_legal=*/false);
-  if (session.game().IsOver()) {
-    const int margin = session.game().FinalOutcome().MarginFor(human);
-    out << (margin > 0 ? "You win by " : margin < 0 ? "The AI wins by " : "Draw")
-        << (margin ? std::to_string(std::abs(margin)) : "") << "\n";
-  }
-  out << "transcript: " << core::FormatTranscript(session.game().moves(), rules.size) << "\n";
+  RunGame(session, in, out);
+  ShowEnd(session, out);
 }
 
 }  // namespace

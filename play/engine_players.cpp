@@ -95,8 +95,7 @@ void GtpPlayer::NewGame(const core::Game& game, const std::optional<TimeControl>
   const double t = options_.move_timeout_seconds;
   Command("boardsize " + std::to_string(size), /*required=*/true, t);
   Command("clear_board", /*required=*/true, t);
-  timed_ = time.has_value();
-  if (timed_) {
+  if (time) {
     Command("time_settings " + WholeSeconds(time->main_seconds) + " 0 0", /*required=*/false, t);
   }
   synced_ = 0;

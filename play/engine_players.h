@@ -51,7 +51,6 @@ class GtpPlayer : public Player {
   EngineOptions options_;
   std::unique_ptr<EngineProcess> process_;
   std::size_t synced_ = 0;  // plies of the current game the engine knows
-  bool timed_ = false;
 };
 
 class NBoardPlayer : public Player {

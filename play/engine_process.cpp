@@ -27,6 +27,14 @@ void IgnoreSigpipe() {
   (void)once;
 }
 
+// Whether `pid` has exited, leaving it unreaped: until it is reaped its process group
+// cannot be reused, so what is left of the group can still be killed.
+bool HasExited(pid_t pid) {
+  siginfo_t info{};
+  return waitid(P_PID, static_cast<id_t>(pid), &info, WEXITED | WNOHANG | WNOWAIT) == 0 &&
+         info.si_pid == pid;
+}
+
 }  // namespace
 
 EngineProcess::EngineProcess(std::string command) : command_(std::move(command)) {
@@ -57,21 +65,18 @@ EngineProcess::EngineProcess(std::string command) : command_(std::move(command))
   from_engine_ = out[0];
   if (rc != 0) {
     pid_ = -1;
+    close(to_engine_);  // the destructor does not run for a constructor that throws
+    close(from_engine_);
     Fail(std::string("cannot start: ") + std::strerror(rc));
   }
 }
 
 EngineProcess::~EngineProcess() {
   if (to_engine_ >= 0) close(to_engine_);
-  if (pid_ > 0) {
-    // A polite engine exits when its input closes (or after "quit"); wait briefly.
-    for (int i = 0; i < 50; ++i) {
-      if (waitpid(pid_, nullptr, WNOHANG) == pid_) {
-        pid_ = -1;
-        break;
-      }
-      std::this_thread::sleep_for(std::chrono::milliseconds(10));
-    }
+  // A polite engine exits when its input closes (or after "quit"): wait briefly, then
+  // kill what is left of its process group (all of it, if the engine did not exit).
+  for (int i = 0; i < 50 && pid_ > 0 && !HasExited(pid_); ++i) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(10));
   }
   Kill();
   if (from_engine_ >= 0) close(from_engine_);

@@ -2,10 +2,12 @@
 // An outside engine run as a child process (`/bin/sh -c COMMAND`, in its own process
 // group), talked to line by line over pipes. Reads take a deadline, so a hung engine
 // is noticed; an engine that exits or closes its output is reported as dead. The
-// destructor closes the engine's input, gives it a moment to quit, then kills the
-// whole process group: no engine outlives its player.
+// destructor closes the engine's input, gives it half a second to quit, then kills its
+// whole process group (what the engine started too) and reaps it: no engine outlives
+// the object.
 // Errors are PlayerError whose message names the engine's command.
-// Thread safety: one thread per object.
+// Thread safety: none; one thread uses an object. The first object sets SIGPIPE to be
+// ignored in the whole process, so that a write to a dead engine fails with EPIPE.
 #include <chrono>
 #include <string>
 #include <sys/types.h>

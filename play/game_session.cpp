@@ -79,10 +79,6 @@ std::optional<core::Error> GameSession::Play(core::Square move) {
   return std::nullopt;
 }
 
-void GameSession::PlayForcedPasses() {
-  while (game_.position().MustPass()) game_.Play(core::kPass);
-}
-
 bool GameSession::Undo() {
   if (game_.moves().empty()) return false;
   redo_.push_back(game_.moves().back());
@@ -137,7 +133,7 @@ Analysis GameSession::Analyze(double extra_seconds) {
   }
   if (limits.playouts == 0 && limits.seconds == 0) limits.playouts = 400;
   const int ply = static_cast<int>(game_.moves().size());
-  mcts::TreeSearch search(tree, evaluator_, params, nullptr, seed_ * 7919 + ply);
+  mcts::TreeSearch search(tree, evaluator_, params, seed_ * 7919 + ply);
   const mcts::SearchResult result = mcts::RunSearch(search, evaluator_, limits, ply);
   const double half_board = position.squares() / 2.0;
   Analysis analysis;
@@ -179,6 +175,73 @@ Analysis GameSession::PlayAi(double extra_seconds) {
   Analysis analysis = Analyze(extra_seconds);
   Play(analysis.best.move);
   return analysis;
+}
+
+// ------------------------------------------------------------- a person against the AI
+
+std::string AutoPly::PassNote() const {
+  return std::string(core::ColorName(color)) + " has no move and passes";
+}
+
+bool GameSession::IsHumanTurn() const {
+  return !game_.IsOver() && game_.position().side_to_move() == human_;
+}
+
+std::optional<core::Error> GameSession::HumanCannotMove() const {
+  if (game_.IsOver()) return core::Error{"the game is over"};
+  if (!IsHumanTurn()) return core::Error{"it is not your turn"};
+  return std::nullopt;
+}
+
+std::optional<core::Error> GameSession::PlayHuman(core::Square move) {
+  if (auto error = HumanCannotMove()) return error;
+  return Play(move);
+}
+
+void GameSession::PlayAiTurns(const std::function<void(const AutoPly&)>& observer) {
+  while (!game_.IsOver()) {
+    AutoPly ply;
+    ply.color = game_.position().side_to_move();
+    ply.pass = game_.position().MustPass();
+    if (ply.pass) {
+      Play(core::kPass);
+    } else if (ply.color == human_) {
+      return;
+    } else {
+      ply.analysis = PlayAi();
+    }
+    observer(ply);
+  }
+}
+
+bool GameSession::UndoToHumanTurn() {
+  if (!Undo()) return false;
+  while (game_.position().side_to_move() != human_ && Undo()) {
+  }
+  return true;
+}
+
+bool GameSession::RedoToHumanTurn() {
+  if (!Redo()) return false;
+  while (game_.position().side_to_move() != human_ && !game_.IsOver() && Redo()) {
+  }
+  return true;
+}
+
+Analysis GameSession::Hints(std::uint64_t min_playouts) {
+  const Strength saved = strength_;
+  strength_.visits = std::max(strength_.visits, min_playouts);
+  strength_.temperature = 0;
+  Analysis analysis = Analyze();
+  strength_ = saved;
+  return analysis;
+}
+
+std::optional<std::string> GameSession::HumanResult() const {
+  if (!game_.IsOver()) return std::nullopt;
+  const int margin = game_.FinalOutcome().MarginFor(human_);
+  if (margin == 0) return std::string("Draw");
+  return (margin > 0 ? "You win by " : "The AI wins by ") + std::to_string(std::abs(margin));
 }
 
 }  // namespace othello::play

@@ -2,7 +2,10 @@
 // One game with the AI, for the engines and the interactive front ends (GTP, NBoard,
 // terminal, web): the game with undo/redo, setting a whole game at once, and the AI's
 // analysis of the current position (its move, an evaluation, evaluations of every legal
-// move) from the tree search over a borrowed evaluator.
+// move) from the tree search over a borrowed evaluator. For a person against the AI
+// (the terminal and the web page, which only translate input and output), the session
+// also runs the game loop: whose turn it is, the AI's turns and forced passes, the
+// person's moves, hints, undo/redo by whole turns, and the result.
 //
 // Evaluations are from the side to move: a win probability ((Q + 1) / 2, draws half)
 // and a disc margin, exact when the endgame solver proved it, otherwise estimated from
@@ -10,7 +13,12 @@
 // Strength: playouts and/or seconds per move; levels 1-10 for people (StrengthForLevel:
 // more playouts per level; levels 1-3 sample moves in proportion to
 // (visits + prior * playouts)^(1/T), so they mostly follow the network's policy).
-// Thread safety: one thread drives a session; the evaluator may be shared.
+// Thread safety: none. Calls must not overlap: one thread drives a session, or its
+// callers serialise them (WebApi holds its mutex around every call). Each search runs on
+// the calling thread.
+// Lifetime: the evaluator is borrowed and must outlive the session; it may be shared with
+// other threads (mcts::Evaluator is thread-safe).
+#include <functional>
 #include <memory>
 #include <optional>
 #include <string>
@@ -46,10 +54,19 @@ struct Analysis {
   double seconds = 0;
 };
 
+// A ply the session played by itself in a game against a person (PlayAiTurns).
+struct AutoPly {
+  core::Color color = core::Color::kBlack;  // the side that played it
+  bool pass = false;                        // a forced pass (`analysis` is then empty)
+  Analysis analysis;                        // the AI's search; it played analysis.best.move
+  std::string PassNote() const;             // "black has no move and passes"
+};
+
 class GameSession {
  public:
   // `rules`: the first game's. `trained`: the rules of the model behind `evaluator`,
-  // when it has one; games of another size or goal are then refused (NewGame, SetGame).
+  // when it has one; games of another size or goal are then refused (NewGame, SetGame;
+  // here, core::InputError).
   GameSession(mcts::Evaluator& evaluator, const core::Rules& rules, Strength strength,
               std::uint64_t seed = 1, std::optional<core::Rules> trained = std::nullopt);
 
@@ -66,8 +83,6 @@ class GameSession {
   std::optional<core::Error> SetGame(const core::GgfRecord& record);
   // Plays a move for the side to move (kPass only when forced); clears redo.
   std::optional<core::Error> Play(core::Square move);
-  // Plays forced passes until the side to move has a move or the game is over.
-  void PlayForcedPasses();
   bool Undo();  // one ply (a forced pass before it too); false at the start
   bool Redo();
 
@@ -76,6 +91,34 @@ class GameSession {
   Analysis Analyze(double extra_seconds = 0);
   // Analyze() and play its move.
   Analysis PlayAi(double extra_seconds = 0);
+
+  // ---- A person against the AI (the terminal and the web page) ----
+  // The person plays human() (black until set_human()), the AI the other colour.
+  core::Color human() const { return human_; }
+  void set_human(core::Color color) { human_ = color; }
+  // The game is not over and the person is to move (after PlayAiTurns(), with a legal
+  // move: their forced passes have been played).
+  bool IsHumanTurn() const;
+  // Why the person cannot move now ("the game is over", "it is not your turn"), if so.
+  std::optional<core::Error> HumanCannotMove() const;
+  // The person's move: refused as above, or when illegal; clears redo.
+  std::optional<core::Error> PlayHuman(core::Square move);
+  // Plays forced passes (either side's) and the AI's moves until the person is to move
+  // or the game is over, telling `observer` of each ply once it is played.
+  void PlayAiTurns(const std::function<void(const AutoPly&)>& observer);
+  // Takes back plies to the person's previous turn; false when there is none to take.
+  // When the AI opened the game this goes back to the start, with the AI to move: call
+  // PlayAiTurns() after it.
+  bool UndoToHumanTurn();
+  // Replays undone plies up to the person's next turn or the end; false when none.
+  bool RedoToHumanTurn();
+  // Evaluations of every legal move for the person (call when IsHumanTurn()): Analyze()
+  // at the session's strength with at least `min_playouts` playouts and no random move
+  // choice. The strength is unchanged afterwards.
+  Analysis Hints(std::uint64_t min_playouts = 0);
+  // The result for the person once the game is over: "You win by N", "The AI wins by N"
+  // or "Draw"; nullopt while it goes on.
+  std::optional<std::string> HumanResult() const;
 
  private:
   // The rules `trained_` allows (an error naming the mismatch otherwise).
@@ -86,6 +129,7 @@ class GameSession {
   core::Game game_;
   Strength strength_;
   std::vector<core::Square> redo_;
+  core::Color human_ = core::Color::kBlack;
   std::uint64_t seed_;
   GameTree tree_;  // follows the game, so a move's search builds on the last one
   core::Rng rng_;  // the weaker levels' move sampling
@@ -93,7 +137,7 @@ class GameSession {
   core::Square SampleMove(const mcts::SearchResult& result);
 };
 
-// "f5", "pass"; "+12.0" style margins for texts.
+// A disc margin for texts: "+12.0", "-3.5".
 std::string FormatDiscs(double discs);
 
 }  // namespace othello::play

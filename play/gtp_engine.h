@@ -7,10 +7,14 @@
 // not to move is accepted when the side to move must pass (the pass is played first).
 // Replies are "= ..." or "? error", then an empty line, with the command's id if it
 // had one; bad input gets an error reply and the engine keeps running.
-// Thread safety: one thread.
+// Each command is one handler, found by name in a table (gtp_engine.cpp), the table
+// also answering known_command and list_commands.
+// Thread safety: none; one thread drives the engine and its session.
+// Lifetime: the session is borrowed and must outlive the engine.
 #include <iosfwd>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "play/game_session.h"
 
@@ -26,14 +30,38 @@ class GtpEngine {
   void Run(std::istream& in, std::ostream& out);
 
  private:
-  // The reply text, or an error (thrown as core::InputError by the helpers).
-  std::string Execute(const std::string& command, const std::vector<std::string>& args);
-  core::Color ParseColor(const std::string& text) const;
+  using Args = std::vector<std::string>;
+  // A command's reply text; bad input throws core::InputError (answered "? message").
+  using Handler = std::string (GtpEngine::*)(const Args& args);
+  struct Command {
+    const char* name;
+    Handler handler;
+  };
+  static const std::vector<Command>& Commands();  // in list_commands order
+  std::string Execute(const std::string& command, const Args& args);
+
+  std::string ProtocolVersion(const Args& args);
+  std::string Name(const Args& args);
+  std::string Version(const Args& args);
+  std::string KnownCommand(const Args& args);
+  std::string ListCommands(const Args& args);
+  std::string BoardSize(const Args& args);
+  std::string ClearBoard(const Args& args);
+  std::string PlayMove(const Args& args);
+  std::string GenMove(const Args& args);
+  std::string Undo(const Args& args);
+  std::string ShowBoard(const Args& args);
+  std::string FinalScore(const Args& args);
+  std::string TimeSettings(const Args& args);
+  std::string TimeLeft(const Args& args);
+  std::string Quit(const Args& args);
+
   void ReadyFor(core::Color color);  // plays a forced pass so that `color` is to move
+  double MoveBudget() const;         // seconds for genmove from time_left_ (0: untimed)
 
   GameSession& session_;
   bool quit_ = false;
-  std::optional<double> main_time_, time_left_;  // seconds, from time_settings/time_left
+  std::optional<double> time_left_;  // seconds, from time_settings/time_left
 };
 
 }  // namespace othello::play

@@ -25,98 +25,130 @@ std::string GgfText(std::string text) {
   return text;
 }
 
-}  // namespace
+// One refereed game: the steps of PlayMatch.
+class Referee {
+ public:
+  Referee(Player& black, Player& white, const MatchSetup& setup)
+      : setup_(setup), players_{&black, &white}, game_(setup.rules, Start(setup)) {}
 
-MatchResult PlayMatch(Player& black, Player& white, const MatchSetup& setup) {
-  const core::Position start =
-      setup.start ? *setup.start : core::StartPosition(setup.rules, setup.seed);
-  core::Game game(setup.rules, start);
-  for (const core::Square move : setup.opening) {
-    if (auto error = game.Play(move)) throw core::InputError("opening: " + error->message);
+  MatchResult Play() {
+    PlayOpening();
+    StartPlayers();
+    while (!loser_ && !game_.IsOver()) PlayPly();
+    EndPlayers();
+    WriteRecord();
+    return std::move(out_);
   }
-  MatchResult out;
-  Player* players[2] = {&black, &white};
-  double bank[2] = {0, 0};
-  std::optional<core::Color> loser;
-  auto end_early = [&](core::Color side, MatchEnd end, const std::string& why) {
-    loser = side;
-    out.end = end;
-    out.reason = std::string(core::ColorName(side)) + " (" + players[int(side)]->name() + ") " + why;
-  };
-  for (int side = 0; side < 2 && !loser; ++side) {
-    bank[side] = setup.time ? setup.time->main_seconds : 0;
-    try {
-      players[side]->NewGame(game, setup.time);
-    } catch (const PlayerError& e) {
-      end_early(core::Color(side), MatchEnd::kForfeit, std::string("forfeits: ") + e.what());
+
+ private:
+  static core::Position Start(const MatchSetup& setup) {
+    return setup.start ? *setup.start : core::StartPosition(setup.rules, setup.seed);
+  }
+
+  void PlayOpening() {
+    for (const core::Square move : setup_.opening) {
+      if (auto error = game_.Play(move)) throw core::InputError("opening: " + error->message);
+    }
+    for (const core::Square sq : game_.moves()) moves_.push_back({sq, std::nullopt, std::nullopt});
+  }
+
+  void StartPlayers() {
+    for (int side = 0; side < 2 && !loser_; ++side) {
+      bank_[side] = setup_.time ? setup_.time->main_seconds : 0;
+      try {
+        players_[side]->NewGame(game_, setup_.time);
+      } catch (const PlayerError& e) {
+        EndEarly(core::Color(side), MatchEnd::kForfeit, std::string("forfeits: ") + e.what());
+      }
     }
   }
-  std::vector<core::GgfMove> moves;
-  for (const core::Square sq : game.moves()) moves.push_back({sq, std::nullopt, std::nullopt});
-  while (!loser && !game.IsOver()) {
-    const core::Position& position = game.position();
+
+  // A forced pass, or the side to move's move, timed against its bank and checked.
+  void PlayPly() {
+    const core::Position& position = game_.position();
     if (position.MustPass()) {
-      game.Play(core::kPass);
-      moves.push_back({core::kPass, std::nullopt, std::nullopt});
-      continue;
+      game_.Play(core::kPass);
+      moves_.push_back({core::kPass, std::nullopt, std::nullopt});
+      return;
     }
     const core::Color side = position.side_to_move();
     const int s = static_cast<int>(side);
     MoveClock clock;
-    clock.timed = setup.time.has_value();
-    clock.seconds_left = bank[s];
-    clock.increment = setup.time ? setup.time->increment_seconds : 0;
+    clock.timed = setup_.time.has_value();
+    clock.seconds_left = bank_[s];
+    clock.increment = setup_.time ? setup_.time->increment_seconds : 0;
     const auto t0 = std::chrono::steady_clock::now();
     PlayedMove move;
     try {
-      move = players[s]->GenMove(game, clock);
+      move = players_[s]->GenMove(game_, clock);
     } catch (const PlayerError& e) {
-      end_early(side, MatchEnd::kForfeit, std::string("forfeits: ") + e.what());
-      break;
+      return EndEarly(side, MatchEnd::kForfeit, std::string("forfeits: ") + e.what());
     }
     const double used = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-    out.seconds[s] += used;
+    out_.seconds[s] += used;
     if (clock.timed) {
-      bank[s] -= used;
-      if (bank[s] < 0) {
-        end_early(side, MatchEnd::kTime, "lost on time");
-        break;
-      }
-      bank[s] += clock.increment;
+      bank_[s] -= used;
+      if (bank_[s] < 0) return EndEarly(side, MatchEnd::kTime, "lost on time");
+      bank_[s] += clock.increment;
     }
-    if (auto error = game.Play(move.square)) {
-      end_early(side, MatchEnd::kForfeit, "forfeits: " + error->message);
-      break;
+    if (auto error = game_.Play(move.square)) {
+      return EndEarly(side, MatchEnd::kForfeit, "forfeits: " + error->message);
     }
-    moves.push_back({move.square, move.eval, used});
+    moves_.push_back({move.square, move.eval, used});
   }
-  for (Player* p : players) {
-    try {
-      p->EndGame(game);
-    } catch (const PlayerError&) {
-      // The game is over; a failing shutdown changes nothing.
+
+  void EndEarly(core::Color side, MatchEnd end, const std::string& why) {
+    loser_ = side;
+    out_.end = end;
+    out_.reason =
+        std::string(core::ColorName(side)) + " (" + players_[int(side)]->name() + ") " + why;
+  }
+
+  void EndPlayers() {
+    for (Player* p : players_) {
+      try {
+        p->EndGame(game_);
+      } catch (const PlayerError&) {
+        // The game is over; a failing shutdown changes nothing.
+      }
     }
   }
 
-  core::GgfRecord& record = out.record;
-  record = core::GgfRecord::FromGame(game);
-  record.moves = moves;
-  record.black_name = black.name();
-  record.white_name = white.name();
-  record.place = setup.place;
-  record.date = Today();
-  if (setup.time) record.time_control = setup.time->ToString();
-  if (loser) {
-    const int board = setup.rules.size * setup.rules.size;
-    out.black_margin = *loser == core::Color::kBlack ? -board : board;
-    record.result = out.black_margin;
-    record.result_flag = out.end == MatchEnd::kTime ? 't' : 'r';
-    record.comment = "C[" + GgfText(out.reason) + "]";
-  } else {
-    out.black_margin = game.FinalOutcome().black_margin;
-    record.result = out.black_margin;
+  // The GGF record and the result (the whole board to the winner of a game ended early).
+  void WriteRecord() {
+    core::GgfRecord& record = out_.record;
+    record = core::GgfRecord::FromGame(game_);
+    record.moves = moves_;
+    record.black_name = players_[0]->name();
+    record.white_name = players_[1]->name();
+    record.place = setup_.place;
+    record.date = Today();
+    if (setup_.time) record.time_control = setup_.time->ToString();
+    if (loser_) {
+      const int board = setup_.rules.size * setup_.rules.size;
+      out_.black_margin = *loser_ == core::Color::kBlack ? -board : board;
+      record.result = out_.black_margin;
+      record.result_flag = out_.end == MatchEnd::kTime ? 't' : 'r';
+      record.comment = "C[" + GgfText(out_.reason) + "]";
+    } else {
+      out_.black_margin = game_.FinalOutcome().black_margin;
+      record.result = out_.black_margin;
+    }
   }
-  return out;
+
+  const MatchSetup& setup_;
+  Player* players_[2];
+  core::Game game_;
+  std::vector<core::GgfMove> moves_;
+  double bank_[2] = {0, 0};
+  std::optional<core::Color> loser_;
+  MatchResult out_;
+};
+
+}  // namespace
+
+MatchResult PlayMatch(Player& black, Player& white, const MatchSetup& setup) {
+  return Referee(black, white, setup).Play();
 }
 
 }  // namespace othello::play

@@ -1,5 +1,6 @@
 #include "play/nboard_engine.h"
 
+#include <cctype>
 #include <cstdio>
 #include <cstdlib>
 #include <istream>
@@ -37,67 +38,94 @@ std::string MoveName(core::Square move, int size) {
 }  // namespace
 
 std::string NBoardEngine::Execute(const std::string& command, const std::string& rest) {
-  const std::vector<std::string> args = SplitWords(rest);
-  const int size = session_.rules().size;
-  if (command == "nboard") return "set myname othello-zero\n";
-  if (command == "ping") return "pong " + (args.empty() ? std::string("0") : args[0]) + "\n";
-  if (command == "learn" || command == "analyze") return "";
-  if (command == "set") {
-    if (args.empty()) Error("'set' needs what to set (depth, game, contempt)");
-    if (args[0] == "depth") {
-      if (args.size() != 2) Error("expected: set depth D");
-      Strength strength = session_.strength();
-      strength.visits = 50ull * Integer(args[1], 1, 60, "depth");
-      strength.temperature = 0;
-      session_.set_strength(strength);
-      return "";
-    }
-    if (args[0] == "contempt") {
-      if (args.size() != 2) Error("expected: set contempt N");
-      Integer(args[1], -100000, 100000, "contempt");
-      return "";
-    }
-    if (args[0] == "game") {
-      const std::size_t at = rest.find("game");
-      auto record = core::ParseGgf(rest.substr(at + 4));
-      if (!record) Error("set game: " + record.error());
-      if (auto error = session_.SetGame(*record)) Error("set game: " + error->message);
-      return "";
-    }
-    Error("unknown setting '" + args[0] + "'");
-  }
-  if (command == "move") {
-    if (args.empty()) Error("expected: move MOVE[/EVAL/TIME]");
-    const std::string text = args[0].substr(0, args[0].find('/'));
-    auto move = core::ParseSquare(text, size);
-    if (!move) Error("move: " + move.error());
-    if (auto error = session_.Play(*move)) Error("move: " + error->message);
-    return "";
-  }
-  if (command == "hint" || command == "go") {
-    if (session_.game().IsOver()) Error(command + ": the game is over");
-    if (session_.game().position().MustPass()) {
-      if (command == "go") return "=== PA/0.00/0.0\n";
-      return "search PA 0.00 0 0\nstatus\n";
-    }
-    const Analysis analysis = session_.Analyze();
-    std::string out = "status othello-zero is thinking\n";
-    char line[128];
-    if (command == "go") {
-      std::snprintf(line, sizeof line, "=== %s/%.2f/%.1f\n", MoveName(analysis.best.move, size).c_str(),
-                    analysis.best.discs, analysis.seconds);
-      return out + line + "status othello-zero is waiting\n";
-    }
-    const int n = args.empty() ? 1 : Integer(args[0], 1, 100, "hint count");
-    for (int i = 0; i < n && i < static_cast<int>(analysis.moves.size()); ++i) {
-      const MoveEvaluation& m = analysis.moves[i];
-      std::snprintf(line, sizeof line, "search %s %.2f 0 %u\n", MoveName(m.move, size).c_str(),
-                    m.discs, m.visits);
-      out += line;
-    }
-    return out + "status\n";
+  static const Command kCommands[] = {
+      {"nboard", &NBoardEngine::Hello}, {"ping", &NBoardEngine::Ping},
+      {"learn", &NBoardEngine::Ignore}, {"analyze", &NBoardEngine::Ignore},
+      {"set", &NBoardEngine::Set},      {"move", &NBoardEngine::Move},
+      {"hint", &NBoardEngine::Hint},    {"go", &NBoardEngine::Go}};
+  for (const Command& c : kCommands) {
+    if (command == c.name) return (this->*c.handler)(SplitWords(rest), rest);
   }
   Error("unknown command '" + command + "'");
+}
+
+std::string NBoardEngine::Hello(const Args&, const std::string&) { return "set myname othello-zero\n"; }
+
+std::string NBoardEngine::Ping(const Args& args, const std::string&) {
+  return "pong " + (args.empty() ? std::string("0") : args[0]) + "\n";
+}
+
+std::string NBoardEngine::Ignore(const Args&, const std::string&) { return ""; }
+
+std::string NBoardEngine::Set(const Args& args, const std::string& rest) {
+  static const Command kSettings[] = {{"depth", &NBoardEngine::SetDepth},
+                                      {"contempt", &NBoardEngine::SetContempt},
+                                      {"game", &NBoardEngine::SetGame}};
+  if (args.empty()) Error("'set' needs what to set (depth, game, contempt)");
+  for (const Command& c : kSettings) {
+    if (args[0] == c.name) return (this->*c.handler)(args, rest);
+  }
+  Error("unknown setting '" + args[0] + "'");
+}
+
+std::string NBoardEngine::SetDepth(const Args& args, const std::string&) {
+  if (args.size() != 2) Error("expected: set depth D");
+  Strength strength = session_.strength();
+  strength.visits = 50ull * Integer(args[1], 1, 60, "depth");
+  strength.temperature = 0;
+  session_.set_strength(strength);
+  return "";
+}
+
+std::string NBoardEngine::SetContempt(const Args& args, const std::string&) {
+  if (args.size() != 2) Error("expected: set contempt N");
+  Integer(args[1], -100000, 100000, "contempt");
+  return "";
+}
+
+std::string NBoardEngine::SetGame(const Args&, const std::string& rest) {
+  auto record = core::ParseGgf(rest.substr(rest.find("game") + 4));
+  if (!record) Error("set game: " + record.error());
+  if (auto error = session_.SetGame(*record)) Error("set game: " + error->message);
+  return "";
+}
+
+std::string NBoardEngine::Move(const Args& args, const std::string&) {
+  if (args.empty()) Error("expected: move MOVE[/EVAL/TIME]");
+  auto move = core::ParseSquare(args[0].substr(0, args[0].find('/')), session_.rules().size);
+  if (!move) Error("move: " + move.error());
+  if (auto error = session_.Play(*move)) Error("move: " + error->message);
+  return "";
+}
+
+bool NBoardEngine::MustPass(const std::string& command) const {
+  if (session_.game().IsOver()) Error(command + ": the game is over");
+  return session_.game().position().MustPass();
+}
+
+std::string NBoardEngine::Hint(const Args& args, const std::string&) {
+  if (MustPass("hint")) return "search PA 0.00 0 0\nstatus\n";
+  const int n = args.empty() ? 1 : Integer(args[0], 1, 100, "hint count");
+  const Analysis analysis = session_.Analyze();
+  std::string out = "status othello-zero is thinking\n";
+  for (int i = 0; i < n && i < static_cast<int>(analysis.moves.size()); ++i) {
+    const MoveEvaluation& m = analysis.moves[i];
+    char line[128];
+    std::snprintf(line, sizeof line, "search %s %.2f 0 %u\n",
+                  MoveName(m.move, session_.rules().size).c_str(), m.discs, m.visits);
+    out += line;
+  }
+  return out + "status\n";
+}
+
+std::string NBoardEngine::Go(const Args&, const std::string&) {
+  if (MustPass("go")) return "=== PA/0.00/0.0\n";
+  const Analysis analysis = session_.Analyze();
+  char line[128];
+  std::snprintf(line, sizeof line, "=== %s/%.2f/%.1f\n",
+                MoveName(analysis.best.move, session_.rules().size).c_str(), analysis.best.discs,
+                analysis.seconds);
+  return std::string("status othello-zero is thinking\n") + line + "status othello-zero is waiting\n";
 }
 
 std::string NBoardEngine::Handle(const std::string& line) {

@@ -14,9 +14,13 @@
 // "status othello-zero is waiting". Bad lines (unknown commands, a bad GGF game, an
 // illegal move) are answered with "status error: ..." naming the problem; the engine
 // keeps running.
-// Thread safety: one thread.
+// Each command (and each `set` setting) is one handler, found by name in a table
+// (nboard_engine.cpp).
+// Thread safety: none; one thread drives the engine and its session.
+// Lifetime: the session is borrowed and must outlive the engine.
 #include <iosfwd>
 #include <string>
+#include <vector>
 
 #include "play/game_session.h"
 
@@ -29,7 +33,31 @@ class NBoardEngine {
   void Run(std::istream& in, std::ostream& out);
 
  private:
+  using Args = std::vector<std::string>;
+  // A command's reply lines; `args` are the words after the command, `rest` the text
+  // after it (a GGF game keeps its spaces). Bad input throws core::InputError.
+  using Handler = std::string (NBoardEngine::*)(const Args& args, const std::string& rest);
+  struct Command {
+    const char* name;
+    Handler handler;
+  };
   std::string Execute(const std::string& command, const std::string& rest);
+
+  std::string Hello(const Args& args, const std::string& rest);   // nboard
+  std::string Ping(const Args& args, const std::string& rest);
+  std::string Ignore(const Args& args, const std::string& rest);  // learn, analyze
+  std::string Set(const Args& args, const std::string& rest);
+  std::string SetDepth(const Args& args, const std::string& rest);
+  std::string SetContempt(const Args& args, const std::string& rest);
+  std::string SetGame(const Args& args, const std::string& rest);
+  std::string Move(const Args& args, const std::string& rest);
+  std::string Hint(const Args& args, const std::string& rest);
+  std::string Go(const Args& args, const std::string& rest);
+
+  // Whether the side to move must pass (hint and go answer a pass without a search);
+  // throws when the game is over.
+  bool MustPass(const std::string& command) const;
+
   GameSession& session_;
 };
 

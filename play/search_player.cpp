@@ -45,7 +45,7 @@ PlayedMove SearchPlayer::GenMove(const core::Game& game, const MoveClock& clock)
     limits.seconds = limits.seconds > 0 ? std::min(limits.seconds, budget) : budget;
   }
   const int ply = static_cast<int>(game.moves().size());
-  mcts::TreeSearch search(tree, evaluator_, options_.params, nullptr, options_.seed + ply);
+  mcts::TreeSearch search(tree, evaluator_, options_.params, options_.seed + ply);
   last_ = mcts::RunSearch(search, evaluator_, limits, ply);
   PlayedMove move{last_.move, std::nullopt};
   if (last_.exact) move.eval = last_.exact_score;

@@ -1,9 +1,12 @@
 #pragma once
 // The tree search as a player: a number of playouts and/or seconds per move (with a
-// time control, a share of the bank), threads on one tree, the tree kept between
-// moves. The evaluator (a network, or a cheap stand-in) is borrowed and may be shared
-// by many players in many threads.
-// Thread safety: one thread drives a player; the evaluator must outlive it.
+// time control, a share of the bank), params.threads threads on one tree, the tree kept
+// between moves. The evaluator (a network, or a cheap stand-in) is borrowed and may be
+// shared by many players in many threads.
+// Threads: GenMove() searches on the calling thread or, with params.threads > 1, on
+// that many threads it starts and joins before it returns; no thread outlives a call.
+// Thread safety: none; one thread drives a player (and a GameTree).
+// Lifetime: the evaluator must outlive the player.
 #include <memory>
 #include <string>
 
@@ -27,7 +30,8 @@ class GameTree {
 };
 
 // Nodes a tree needs for searches of `visits` playouts (0: unlimited) and `seconds`
-// (0: unlimited): room for every playout's expansion, or 4M nodes for timed searches.
+// (0: unlimited): room for every playout's expansion, or 4M nodes for timed or
+// unlimited searches.
 std::size_t TreeNodesFor(std::uint64_t visits, double seconds);
 
 struct SearchPlayerOptions {
@@ -47,7 +51,7 @@ class SearchPlayer : public Player {
   void NewGame(const core::Game& game, const std::optional<TimeControl>& time) override;
   PlayedMove GenMove(const core::Game& game, const MoveClock& clock) override;
 
-  // The full result of the last GenMove (for hints and analysis).
+  // The full result of the last GenMove (for hints and analysis); the next replaces it.
   const mcts::SearchResult& last_result() const { return last_; }
 
  private:

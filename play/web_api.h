@@ -1,6 +1,8 @@
 #pragma once
 // The web page's API (`othello-zero serve`), separate from HTTP so it can be tested:
-//   GET  /               the page (play/web_page.cpp)
+//   GET  /, /index.html  the page (play/web/index.html)
+//   GET  /app.js         its script (play/web/app.js)
+//   GET  /style.css      its style sheet (play/web/style.css)
 //   GET  /api/state      the game: board, side to move, legal moves, move list, counts,
 //                        last move, result, transcript, the AI's last evaluation, and
 //                        the board sizes a new game may have (the model's)
@@ -11,10 +13,14 @@
 //   POST /api/hints      evaluations of every legal move (win probability, discs, visits)
 //   POST /api/undo       back to the person's previous turn
 //   POST /api/redo       forward again to the person's next turn
-// Replies are JSON; bad requests (malformed JSON, wrong types, unknown values, illegal
-// moves) get status 400 with {"error": "..."} naming the problem, unknown paths 404,
-// wrong methods 405. The game is shared by every client.
-// Thread safety: Handle() may be called from many threads (one mutex).
+// The page's files are embedded at build time (play/web_files.h). Replies are JSON, but
+// for the page's files; bad requests (malformed JSON, wrong types, unknown values,
+// illegal moves) get status 400 with {"error": "..."} naming the problem, unknown paths
+// 404, wrong methods 405. The game is shared by every client: the game loop is
+// GameSession's, this class only translates requests and replies.
+// Thread safety: Handle() may be called from any number of threads at once; the API
+// calls of the game are serialised by one mutex (the page's files need none).
+// Lifetime: the evaluator must outlive the WebApi.
 #include <mutex>
 #include <string>
 
@@ -22,9 +28,6 @@
 #include "play/game_session.h"
 
 namespace othello::play {
-
-// The page (HTML with its script and style), from web_page.cpp.
-const char* WebPageHtml();
 
 struct HttpReply {
   int status = 200;
@@ -41,15 +44,27 @@ class WebApi {
   HttpReply Handle(const std::string& method, const std::string& path, const std::string& body);
 
  private:
-  std::string State() const;
-  void AiTurns();  // forced passes and AI moves until the person is to move or the end
+  struct Request;  // a request's JSON body (web_api.cpp)
+  struct Route;    // a path, its method and its handler (web_api.cpp)
+  static const Route* FindRoute(const std::string& path);
 
-  mutable std::mutex mutex_;  // guards everything below
+  // One method per route of the API, called under mutex_; bad requests throw
+  // (answered with 400 by Handle()).
+  HttpReply GetState(const Request& request);
+  HttpReply NewGame(const Request& request);
+  HttpReply Move(const Request& request);
+  HttpReply Hints(const Request& request);
+  HttpReply Undo(const Request& request);
+  HttpReply Redo(const Request& request);
+
+  HttpReply StateReply() const;  // the state of the game, for GET /api/state and replies
+  void PlayAiTurns();            // the AI's turns (GameSession's), noted for the page
+
+  std::mutex mutex_;        // guards everything below
   GameSession session_;
-  core::Color human_ = core::Color::kBlack;
   int level_;
-  std::string ai_note_;       // the AI's last move and evaluation, for the page
-  std::string pass_note_;     // who passed last
+  std::string ai_note_;     // the AI's last move and evaluation, for the page
+  std::string pass_note_;   // who passed last
 };
 
 }  // namespace othello::play

@@ -1,5 +1,5 @@
 // Scripted GTP and NBoard sessions against expected transcripts, and the game session
-// (undo/redo, levels, analysis) behind them. The uniform evaluator stands in for a
+// (undo/redo, levels, analysis, the loop of a person against the AI) behind them. The uniform evaluator stands in for a
 // network; a search's move is checked for legality where the exact move is not fixed.
 #include <regex>
 #include <sstream>
@@ -33,6 +33,15 @@ Strength Quick() {
   Strength s;
   s.visits = 32;
   return s;
+}
+
+// Black to move has none; white has b1 (flanking c1-g1 against h1), the last square.
+core::GgfRecord LastMoveGame() {
+  auto pos = core::ParseBoardString(std::string("O-XXXXXO") + std::string(56, 'X') + " X");
+  core::GgfRecord record;
+  if (pos.ok()) record.start = *pos;
+  EXPECT_TRUE(pos.ok()) << pos.error();
+  return record;
 }
 
 TEST(GtpEngine, ScriptedSession) {
@@ -75,11 +84,7 @@ TEST(GtpEngine, ScriptedSession) {
 
 TEST(GtpEngine, PassesAndTheEndOfTheGame) {
   mcts::UniformEvaluator evaluator;
-  // Black to move has none; white has b1 (flanking c1-g1 against h1), the last square.
-  auto pos = core::ParseBoardString(std::string("O-XXXXXO") + std::string(56, 'X') + " X");
-  ASSERT_TRUE(pos.ok()) << pos.error();
-  core::GgfRecord record;
-  record.start = *pos;
+  const core::GgfRecord record = LastMoveGame();
   for (const bool explicit_pass : {true, false}) {
     GameSession session(evaluator, core::Rules{}, Quick());
     session.SetGame(record);
@@ -149,6 +154,85 @@ TEST(GameSession, UndoRedoAndLevels) {
   EXPECT_EQ(a.moves.size(), static_cast<std::size_t>(core::PopCount(session.game().position().LegalMoves())));
   EXPECT_GE(a.moves.front().visits, a.moves.back().visits);
   EXPECT_GT(a.playouts, 0u);
+}
+
+// The game loop of a person against the AI that the terminal and the web page share.
+TEST(GameSession, APersonAgainstTheAi) {
+  mcts::UniformEvaluator evaluator;
+  GameSession session(evaluator, core::Rules{}, Quick(), 5);
+  session.set_human(core::Color::kWhite);
+  EXPECT_FALSE(session.IsHumanTurn());
+  EXPECT_EQ(session.HumanCannotMove()->message, "it is not your turn");
+  EXPECT_EQ(session.PlayHuman(*core::ParseSquare("f5", 8))->message, "it is not your turn");
+  EXPECT_FALSE(session.UndoToHumanTurn());  // nothing played yet
+  // As white, the AI opens: one ply, reported once it is on the board.
+  std::vector<AutoPly> plies;
+  const auto record = [&](const AutoPly& ply) {
+    EXPECT_EQ(session.game().moves().back(), ply.pass ? core::kPass : ply.analysis.best.move);
+    plies.push_back(ply);
+  };
+  session.PlayAiTurns(record);
+  ASSERT_EQ(plies.size(), 1u);
+  EXPECT_FALSE(plies[0].pass);
+  EXPECT_EQ(plies[0].color, core::Color::kBlack);
+  EXPECT_TRUE(session.IsHumanTurn());
+  EXPECT_FALSE(session.HumanCannotMove());
+  EXPECT_FALSE(session.HumanResult());
+  // Hints: every legal move, at least the playouts asked for, the strength unchanged.
+  const Analysis hints = session.Hints(/*min_playouts=*/100);
+  EXPECT_EQ(hints.moves.size(), static_cast<std::size_t>(core::PopCount(session.game().position().LegalMoves())));
+  EXPECT_GE(hints.playouts, 100u);
+  EXPECT_EQ(session.strength().visits, Quick().visits);
+  // An illegal move is refused; a legal one is played, and the AI answers.
+  EXPECT_NE(session.PlayHuman(*core::ParseSquare("a1", 8))->message.find("illegal"), std::string::npos);
+  const core::Square reply = core::LowestSquare(session.game().position().LegalMoves());
+  ASSERT_FALSE(session.PlayHuman(reply));
+  session.PlayAiTurns(record);
+  EXPECT_EQ(plies.size(), 2u);
+  EXPECT_EQ(session.game().moves().size(), 3u);
+  // Undo goes back a whole turn (the AI's move and the person's); at the start, where the
+  // AI is to move, it plays again. Redo comes forward to the person's next turn.
+  EXPECT_TRUE(session.UndoToHumanTurn());
+  EXPECT_EQ(session.game().moves().size(), 1u);
+  EXPECT_TRUE(session.RedoToHumanTurn());
+  EXPECT_EQ(session.game().moves().size(), 3u);
+  EXPECT_FALSE(session.RedoToHumanTurn());
+  EXPECT_TRUE(session.UndoToHumanTurn() && session.UndoToHumanTurn());
+  EXPECT_TRUE(session.game().moves().empty());
+  EXPECT_FALSE(session.IsHumanTurn());
+  session.PlayAiTurns(record);
+  EXPECT_TRUE(session.IsHumanTurn());
+}
+
+TEST(GameSession, ForcedPassesAndTheResultForThePerson) {
+  mcts::UniformEvaluator evaluator;
+  const core::GgfRecord record = LastMoveGame();  // black passes, white's b1 ends it B+48
+  for (const core::Color human : {core::Color::kBlack, core::Color::kWhite}) {
+    GameSession session(evaluator, core::Rules{}, Quick());
+    ASSERT_FALSE(session.SetGame(record));
+    session.set_human(human);
+    std::vector<AutoPly> plies;
+    session.PlayAiTurns([&](const AutoPly& ply) { plies.push_back(ply); });
+    if (human == core::Color::kBlack) {
+      // The person's forced pass, then the AI's last move.
+      ASSERT_EQ(plies.size(), 2u);
+      EXPECT_TRUE(plies[0].pass);
+      EXPECT_EQ(plies[0].PassNote(), "black has no move and passes");
+      EXPECT_EQ(plies[1].analysis.best.move, *core::ParseSquare("b1", 8));
+      EXPECT_EQ(session.HumanResult(), "You win by 48");
+    } else {
+      // The AI's forced pass; then the person plays the last move.
+      ASSERT_EQ(plies.size(), 1u);
+      EXPECT_TRUE(plies[0].pass);
+      EXPECT_EQ(plies[0].color, core::Color::kBlack);
+      ASSERT_FALSE(session.PlayHuman(*core::ParseSquare("b1", 8)));
+      session.PlayAiTurns([&](const AutoPly& ply) { plies.push_back(ply); });
+      EXPECT_EQ(plies.size(), 1u);  // nothing is left to play
+      EXPECT_EQ(session.HumanResult(), "The AI wins by 48");
+    }
+    EXPECT_FALSE(session.IsHumanTurn());
+    EXPECT_EQ(session.HumanCannotMove()->message, "the game is over");
+  }
 }
 
 }  // namespace

@@ -1,69 +1,5 @@
-// The page served by `othello-zero serve`: plain HTML, CSS and JavaScript talking to
-// the JSON API of web_api.h. No outside resources: it works offline.
-#include "play/web_api.h"
-
-namespace othello::play {
-
-const char* WebPageHtml() {
-  return R"HTML(<!DOCTYPE html>
-<html lang="en">
-<head>
-<meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<title>othello-zero</title>
-<style>
-  body { font-family: sans-serif; margin: 1em; background: #f4f4f0; color: #222; }
-  main { display: flex; flex-wrap: wrap; gap: 1.5em; }
-  #board { display: grid; gap: 2px; background: #114411; padding: 2px; border-radius: 4px; }
-  .cell { width: 48px; height: 48px; background: #1d7a32; position: relative; cursor: default; }
-  .cell.legal { cursor: pointer; }
-  .cell.legal::after { content: ""; position: absolute; left: 19px; top: 19px; width: 10px;
-                       height: 10px; border-radius: 50%; background: rgba(0,0,0,0.35); }
-  .cell.last { box-shadow: inset 0 0 0 3px #f0c419; }
-  .disc { position: absolute; left: 5px; top: 5px; width: 38px; height: 38px; border-radius: 50%; }
-  .disc.black { background: #111; }
-  .disc.white { background: #fafafa; }
-  .eval { position: absolute; inset: 0; display: flex; align-items: center; justify-content: center;
-          font-size: 12px; color: #fff; font-weight: bold; }
-  .eval.best { color: #ffe066; }
-  #panel { min-width: 18em; max-width: 26em; }
-  #status { font-weight: bold; margin: 0.5em 0; }
-  #moves { font-family: monospace; word-wrap: break-word; }
-  button, select { margin: 0.2em 0.2em 0.2em 0; }
-  #error { color: #b00020; min-height: 1.2em; }
-  #transcript { width: 100%; font-family: monospace; }
-</style>
-</head>
-<body>
-<h1>othello-zero</h1>
-<main>
-  <div id="board" aria-label="board"></div>
-  <div id="panel">
-    <div>Black (X) <span id="black-count">2</span> &ndash; White (O) <span id="white-count">2</span></div>
-    <div id="status"></div>
-    <div id="ai"></div>
-    <div id="pass"></div>
-    <div id="error" role="alert"></div>
-    <div>
-      <button id="hint">Evaluate moves</button>
-      <button id="undo">Undo</button>
-      <button id="redo">Redo</button>
-    </div>
-    <fieldset>
-      <legend>New game</legend>
-      <label>Size <select id="size"></select></label>
-      <label>Start <select id="start"><option>standard</option><option>reversi</option><option>random</option><option>handicap</option></select></label>
-      <label>You play <select id="color"><option>black</option><option>white</option></select></label>
-      <label>Level <select id="level"></select></label>
-      <button id="new">New game</button>
-    </fieldset>
-    <h3>Moves</h3>
-    <div id="moves"></div>
-    <h3>Transcript</h3>
-    <input id="transcript" readonly> <button id="copy">Copy</button>
-  </div>
-</main>
-<script>
+// The page's script: draws the board and the panel from GET /api/state and sends the
+// person's actions to the JSON API of play/web_api.h. No outside resources: it works offline.
 "use strict";
 let state = null;
 let hints = {};
@@ -173,10 +109,3 @@ run(async () => {
   $("level").value = state.level;
   $("size").value = state.size;
 });
-</script>
-</body>
-</html>
-)HTML";
-}
-
-}  // namespace othello::play
