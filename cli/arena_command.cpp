@@ -1,11 +1,12 @@
-// othello-zero arena: round-robin matches between players (training/arena.h).
+// othello-zero arena: round-robin matches between players (arena/arena.h).
 #include <iostream>
 
 #include "cli/commands.h"
+#include "cli/play_model.h"
 #include "core/file_io.h"
 #include "core/rules.h"
-#include "training/arena.h"
-#include "training/player_spec.h"
+#include "arena/arena.h"
+#include "arena/player_spec.h"
 
 namespace othello::cli {
 namespace {
@@ -29,18 +30,19 @@ struct ArenaCommandOptions {
 };
 
 void RunArenaCommand(const ArenaCommandOptions& opt) {
-  training::PlayerDefaults defaults;
+  arena::PlayerDefaults defaults;
+  defaults.load_model = BuildModelLoader();
   defaults.visits = opt.visits;
   defaults.device = opt.device;
   defaults.engine_timeout_seconds = opt.engine_timeout;
   defaults.nboard_depth = opt.nboard_depth;
-  std::vector<training::ArenaPlayer> players;
+  std::vector<arena::ArenaPlayer> players;
   for (const std::string& spec : opt.players) {
-    players.push_back(training::MakeArenaPlayer(spec, defaults));
+    players.push_back(arena::MakeArenaPlayer(spec, defaults));
   }
-  training::ArenaOptions options;
+  arena::ArenaOptions options;
   // The game the models were trained for, unless given (RunArena refuses a mismatch).
-  for (const training::ArenaPlayer& player : players) {
+  for (const arena::ArenaPlayer& player : players) {
     if (player.trained) {
       options.rules.size = player.trained->size;
       options.rules.anti = player.trained->anti;
@@ -60,10 +62,10 @@ void RunArenaCommand(const ArenaCommandOptions& opt) {
     if (!time) throw CliError("--time: " + time.error());
     options.time = *time;
   }
-  const training::ArenaSummary summary = training::RunArena(players, options, std::cerr);
-  std::cout << training::FormatArenaTable(summary);
+  const arena::ArenaSummary summary = arena::RunArena(players, options, std::cerr);
+  std::cout << arena::FormatArenaTable(summary);
   if (!opt.json.empty()) {
-    core::WriteFileAtomically(opt.json, training::ArenaJson(summary, options) + "\n", "--json");
+    core::WriteFileAtomically(opt.json, arena::ArenaJson(summary, options) + "\n", "--json");
   }
   if (!opt.out_dir.empty()) std::cout << "games appended to " << opt.out_dir << "/games.ggf\n";
 }
@@ -77,7 +79,8 @@ void RegisterArena(CLI::App& app) {
       "Round-robin matches between players; every opening is played twice with colours swapped");
   cmd->add_option("--player", opt->players,
                   "A player (repeat, at least two): random, greedy, alphabeta:D, "
-                  "model:CHECKPOINT[,visits=N,time=S,threads=T,solver=E,cpuct=C,device=D], "
+                  "model:FILE[,visits=N,time=S,threads=T,solver=E,cpuct=C,device=D] (FILE: an exported "
+                  "model, or a checkpoint in a LibTorch build), "
                   "gtp:COMMAND, nboard:COMMAND; NAME@ in front names it")
       ->required();
   cmd->add_option("--games", opt->games, "Games per pair (rounded up to even)")

@@ -26,7 +26,7 @@ void RegisterTrain(CLI::App& app);
 void RegisterEngines(CLI::App& app);
 void RegisterPlay(CLI::App& app);
 void RegisterServe(CLI::App& app);
-// `arena` and `elo` (with LibTorch: they use training/).
+// `arena` and `elo` (every build: model players read exported models without LibTorch).
 void RegisterArena(CLI::App& app);
 void RegisterElo(CLI::App& app);
 void RegisterExport(CLI::App& app);

@@ -1,10 +1,10 @@
-// othello-zero elo: ratings fitted to every recorded game (training/elo.h).
+// othello-zero elo: ratings fitted to every recorded game (arena/elo.h).
 #include <filesystem>
 #include <iostream>
 
 #include "cli/commands.h"
 #include "core/file_io.h"
-#include "training/elo.h"
+#include "arena/elo.h"
 
 namespace othello::cli {
 namespace {
@@ -17,18 +17,18 @@ struct EloCommandOptions {
 };
 
 void RunElo(const EloCommandOptions& opt) {
-  const auto records = training::ReadGgfGames(opt.paths);
-  training::EloOptions options;
+  const auto records = arena::ReadGgfGames(opt.paths);
+  arena::EloOptions options;
   options.anchor = opt.anchor;
   options.prior_draws = opt.prior;
-  const auto ratings = training::FitElo(training::ScoredGames(records), options);
-  std::cout << records.size() << " games\n" << training::FormatLadder(ratings);
+  const auto ratings = arena::FitElo(arena::ScoredGames(records), options);
+  std::cout << records.size() << " games\n" << arena::FormatLadder(ratings);
   std::string csv = opt.csv;
   if (csv.empty()) {
     const std::filesystem::path first(opt.paths.front());
     csv = ((std::filesystem::is_directory(first) ? first : first.parent_path()) / "elo.csv").string();
   }
-  core::WriteFileAtomically(csv, training::LadderCsv(ratings), "ladder");
+  core::WriteFileAtomically(csv, arena::LadderCsv(ratings), "ladder");
   std::cout << "ladder written to " << csv << "\n";
 }
 

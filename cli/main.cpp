@@ -14,10 +14,10 @@ int main(int argc, char** argv) {
   othello::cli::RegisterEngines(app);
   othello::cli::RegisterPlay(app);
   othello::cli::RegisterServe(app);
-#if OZ_HAVE_TORCH
-  othello::cli::RegisterTrain(app);
   othello::cli::RegisterArena(app);
   othello::cli::RegisterElo(app);
+#if OZ_HAVE_TORCH
+  othello::cli::RegisterTrain(app);
   othello::cli::RegisterExport(app);
   othello::cli::RegisterCheck(app);
 #endif

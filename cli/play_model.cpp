@@ -1,39 +1,21 @@
 #include "cli/play_model.h"
 
-#include <fstream>
-
-#include "core/error.h"
-#include "nn/eigen_net.h"
-#include "nn/model_file.h"
-#if OZ_HAVE_TORCH
-#include "nn/checkpoint.h"
-#include "nn/inference.h"
-#endif
+#include "nn/model_loader.h"
 
 namespace othello::cli {
 
-PlayModel LoadPlayModel(const std::string& path) {
-  PlayModel model;
-  if (!std::ifstream(path)) throw core::InputError("model " + path + ": cannot be opened");
-  if (nn::IsModelFile(path)) {
-    const nn::ModelFile file = nn::ReadModelFile(path);
-    model.rules = file.rules;
-    model.evaluator = std::make_shared<nn::EigenEvaluator>(std::make_shared<nn::EigenNet>(file),
-                                                           std::size_t{1} << 16);
-    return model;
-  }
+nn::ModelLoader BuildModelLoader() {
 #if OZ_HAVE_TORCH
-  nn::Checkpoint checkpoint = nn::LoadCheckpoint(path);
-  model.rules = checkpoint.rules.value_or(core::Rules{});
-  nn::InferenceOptions options;
-  options.cache_entries = std::size_t{1} << 16;
-  model.evaluator = std::make_shared<nn::NetEvaluator>(checkpoint.net, options);
-  return model;
+  return nn::LoadModel;
 #else
-  throw core::InputError("model " + path +
-                         ": not an exported model file (this build has no LibTorch to read "
-                         "checkpoints: export one with `othello-zero export`)");
+  return nn::LoadExportedModel;
 #endif
+}
+
+PlayModel LoadPlayModel(const std::string& path) {
+  nn::ModelOptions options;
+  options.cache_entries = std::size_t{1} << 16;
+  return BuildModelLoader()(path, options);
 }
 
 play::Strength StrengthOptions::Resolve() const {

@@ -9,17 +9,17 @@
 
 #include "core/rules.h"
 #include "mcts/evaluator.h"
+#include "nn/model_loader.h"
 #include "play/game_session.h"
 
 namespace othello::cli {
 
-struct PlayModel {
-  std::shared_ptr<mcts::Evaluator> evaluator;
-  core::Rules rules;  // what the model was trained for, from its file (8x8 standard for
-                      // checkpoints written before runs stored their rules)
-};
+// The loader of this build: exported models, and checkpoints where LibTorch is linked.
+nn::ModelLoader BuildModelLoader();
 
-// Throws core::InputError naming the file (a missing, corrupt or unknown file).
+using PlayModel = nn::LoadedModel;
+// With a result cache for play. Throws core::InputError naming the file (a missing,
+// corrupt or unknown file).
 PlayModel LoadPlayModel(const std::string& path);
 
 struct StrengthOptions {

@@ -51,3 +51,18 @@ jobs=$(nproc)
 cmake -S . -B "$build_dir" -G Ninja -DCMAKE_BUILD_TYPE=${BUILD_TYPE:-Release} $cmake_args
 cmake --build "$build_dir" -j "$jobs"
 ctest --test-dir "$build_dir" --output-on-failure -j "$jobs" "${ctest_args[@]}"
+
+# The LibTorch-free build, what a player of an exported model builds: it must have play,
+# the engines, arena and elo, link no LibTorch, and pass its own tests (core and mcts
+# are the same code as above and are not run twice).
+if [[ -z "$sanitizer" && -z "${OZ_SKIP_NO_TORCH:-}" ]]; then
+  no_torch_dir=${build_dir}-notorch
+  cmake -S . -B "$no_torch_dir" -G Ninja -DCMAKE_BUILD_TYPE=${BUILD_TYPE:-Release} \
+    -DOZ_TORCH=OFF -DOZ_BUILD_BENCHMARKS=OFF $cmake_args
+  cmake --build "$no_torch_dir" -j "$jobs"
+  if ldd "$no_torch_dir/cli/othello-zero" | grep -q torch; then
+    echo "scripts/test.sh: the -DOZ_TORCH=OFF build links LibTorch" >&2
+    exit 1
+  fi
+  ctest --test-dir "$no_torch_dir" --output-on-failure -j "$jobs" -LE 'core|mcts|slow'
+fi

@@ -5,10 +5,10 @@
 #include <map>
 #include <sstream>
 
+#include "arena/player_spec.h"
 #include "nn/checkpoint.h"
 #include "nn/inference.h"
-#include "training/elo.h"
-#include "training/player_spec.h"
+#include "nn/model_loader.h"
 
 namespace othello::training {
 
@@ -63,9 +63,11 @@ std::vector<std::pair<std::int64_t, fs::path>> EarlierCheckpoints(const fs::path
 
 CheckpointEvaluation::CheckpointEvaluation(const TrainingConfig& config, const std::string& run_dir)
     : config_(config), run_dir_(run_dir) {
+  arena::PlayerDefaults defaults;
+  defaults.load_model = nn::LoadModel;  // eval.opponents may name checkpoints
   for (const std::string& spec : config.eval_opponents) {
     try {
-      fixed_.push_back(MakeArenaPlayer(spec));
+      fixed_.push_back(arena::MakeArenaPlayer(spec, defaults));
     } catch (const core::InputError& e) {
       throw core::InputError(std::string("eval.opponents: ") + e.what());
     }
@@ -80,73 +82,90 @@ CheckpointEvaluation::CheckpointEvaluation(const TrainingConfig& config, const s
 EvaluationReport CheckpointEvaluation::Evaluate(nn::OthelloNet& candidate, std::int64_t step,
                                                 std::shared_ptr<mcts::Evaluator> current,
                                                 std::int64_t current_step) {
-  nn::InferenceOptions inference = config_.inference;
-  inference.cache_entries = 0;
+  const std::vector<arena::ArenaPlayer> players = Players(candidate, step, current, current_step);
+  const arena::ArenaOptions options = MatchOptions(step);
+  std::ostringstream game_log;  // one line per game: not for the training log
+  const arena::ArenaSummary summary = arena::RunArena(players, options, game_log);
+  EvaluationReport report = Scores(summary, step, current_step);
+  AddRatings(arena::FitElo(arena::ScoredGames(arena::ReadGgfGames({options.out_dir}))),
+             StepName(step), report);
+  return report;
+}
+
+std::vector<arena::ArenaPlayer> CheckpointEvaluation::Players(
+    nn::OthelloNet& candidate, std::int64_t step, std::shared_ptr<mcts::Evaluator> current,
+    std::int64_t current_step) const {
+  const nn::InferenceOptions& inference = config_.inference;  // (no result cache in front)
   const play::SearchPlayerOptions search = EvaluationSearch(config_, config_.eval_visits);
-  const std::string name = StepName(step);
-  std::vector<ArenaPlayer> players = {
-      SearchArenaPlayer(name, std::make_shared<nn::NetEvaluator>(candidate, inference), search)};
+  std::vector<arena::ArenaPlayer> players = {arena::SearchArenaPlayer(
+      StepName(step), std::make_shared<nn::NetEvaluator>(candidate, inference), search)};
   players.insert(players.end(), fixed_.begin(), fixed_.end());
-  const bool gating = config_.eval_gate > 0;
   bool current_included = false;
   for (const auto& [earlier, path] :
        EarlierCheckpoints(fs::path(run_dir_) / "checkpoints", step, config_.eval_previous,
                           std::int64_t{config_.checkpoint_every} *
                               std::max(1, config_.eval_every_checkpoints))) {
     nn::Checkpoint checkpoint = nn::LoadCheckpoint(path.string(), config_.net);
-    players.push_back(SearchArenaPlayer(
+    players.push_back(arena::SearchArenaPlayer(
         StepName(earlier), std::make_shared<nn::NetEvaluator>(checkpoint.net, inference), search));
     current_included |= earlier == current_step;
   }
-  if (gating && !current_included && current_step != step) {
-    players.push_back(SearchArenaPlayer(StepName(current_step), current, search));
+  if (Gating() && !current_included && current_step != step) {
+    players.push_back(arena::SearchArenaPlayer(StepName(current_step), current, search));
   }
+  return players;
+}
 
-  ArenaOptions options;
+arena::ArenaOptions CheckpointEvaluation::MatchOptions(std::int64_t step) const {
+  arena::ArenaOptions options;
   options.rules = config_.rules;
   options.games = config_.eval_games;
   options.openings = "random:4";
   options.gauntlet = true;
   options.out_dir = (fs::path(run_dir_) / "eval").string();
   options.seed = config_.seed * 7919 + static_cast<std::uint64_t>(step);
-  std::ostringstream game_log;  // one line per game: not for the training log
-  const ArenaSummary summary = RunArena(players, options, game_log);
+  return options;
+}
 
+EvaluationReport CheckpointEvaluation::Scores(const arena::ArenaSummary& summary,
+                                              std::int64_t step, std::int64_t current_step) const {
   EvaluationReport report;
   nlohmann::json vs = nlohmann::json::object();
-  std::string text = "step " + std::to_string(step) + " scores";
-  for (const PairResult& p : summary.pairs) {
+  report.text = "step " + std::to_string(step) + " scores";
+  for (const arena::PairResult& p : summary.pairs) {
     const std::string& opponent = summary.players[p.b];
     vs[opponent] = {{"score", p.Score()}, {"wins", p.wins}, {"draws", p.draws},
                     {"losses", p.losses}, {"mean_margin", p.MeanMargin()}};
     char part[128];
     std::snprintf(part, sizeof part, " | %s %.0f%% (%d-%d-%d)", opponent.c_str(), 100 * p.Score(),
                   p.wins, p.draws, p.losses);
-    text += part;
-    if (gating && opponent == StepName(current_step)) {
+    report.text += part;
+    if (Gating() && opponent == StepName(current_step)) {
       report.gate_passed = p.Score() >= config_.eval_gate;
       report.json["gate"] = {{"against", opponent}, {"score", p.Score()},
                              {"passed", report.gate_passed}};
-      text += report.gate_passed ? " (gate passed)" : " (gate failed)";
+      report.text += report.gate_passed ? " (gate passed)" : " (gate failed)";
     }
   }
   report.json["step"] = step;
   report.json["vs"] = vs;
-  const auto ratings = FitElo(ScoredGames(ReadGgfGames({options.out_dir})));
+  return report;
+}
+
+void CheckpointEvaluation::AddRatings(const std::vector<arena::Rating>& ratings,
+                                      const std::string& candidate, EvaluationReport& report) {
   nlohmann::json elo = nlohmann::json::object();
-  for (const Rating& r : ratings) {
+  for (const arena::Rating& r : ratings) {
     elo[r.name] = r.elo;
-    if (r.name == name) {
+    if (r.name == candidate) {
       report.json["elo"] = r.elo;
       report.json["elo_ci95"] = r.ci95;
       char part[64];
       std::snprintf(part, sizeof part, " | Elo %.0f +- %.0f", r.elo, r.ci95);
-      text += part;
+      report.text += part;
     }
   }
   report.json["ratings"] = elo;
-  report.text = text;
-  return report;
 }
 
 }  // namespace othello::training

@@ -11,10 +11,11 @@
 
 #include <nlohmann/json.hpp>
 
+#include "arena/arena.h"
+#include "arena/elo.h"
 #include "mcts/evaluator.h"
 #include "nn/model.h"
 #include "play/search_player.h"
-#include "training/arena.h"
 #include "training/config.h"
 
 namespace othello::training {
@@ -43,9 +44,21 @@ class CheckpointEvaluation {
                             std::shared_ptr<mcts::Evaluator> current, std::int64_t current_step);
 
  private:
+  // The steps of Evaluate: the gauntlet's players (the candidate first), the match
+  // settings, the scores (and the gate), the ratings of every recorded game.
+  std::vector<arena::ArenaPlayer> Players(nn::OthelloNet& candidate, std::int64_t step,
+                                          std::shared_ptr<mcts::Evaluator> current,
+                                          std::int64_t current_step) const;
+  arena::ArenaOptions MatchOptions(std::int64_t step) const;
+  EvaluationReport Scores(const arena::ArenaSummary& summary, std::int64_t step,
+                          std::int64_t current_step) const;
+  static void AddRatings(const std::vector<arena::Rating>& ratings, const std::string& candidate,
+                         EvaluationReport& report);
+  bool Gating() const { return config_.eval_gate > 0; }
+
   const TrainingConfig& config_;
   std::string run_dir_;
-  std::vector<ArenaPlayer> fixed_;
+  std::vector<arena::ArenaPlayer> fixed_;
 };
 
 }  // namespace othello::training

@@ -1,5 +1,6 @@
 # End-to-end checks of `othello-zero arena` and `othello-zero elo`: a round robin with
-# GGF records and JSON, the ladder from those records, and bad input.
+# GGF records and JSON, the ladder from those records, a model player (MODEL, an exported
+# model file, when given), and bad input.
 include(${CMAKE_CURRENT_LIST_DIR}/common.cmake)
 
 file(REMOVE_RECURSE ${WORK}/arena_cli)
@@ -19,6 +20,14 @@ endif()
 run_ok("12 games\n.*random +0\\.0 .*ladder written to" elo ${WORK}/arena_cli)
 if(NOT EXISTS ${WORK}/arena_cli/elo.csv)
   message(FATAL_ERROR "elo: no elo.csv written")
+endif()
+
+# A model player from an exported model file (every build reads those).
+if(MODEL)
+  file(REMOVE_RECURSE ${WORK}/arena_cli_model)
+  run_ok("model/v2 +random +[0-9]+ +[0-9]+ +[0-9]+ +2 "
+         arena --player model:${MODEL},visits=2 --player random --games 2
+         --out ${WORK}/arena_cli_model)
 endif()
 
 run_fails("player 'nobody': unknown player kind" arena --player random --player nobody)

@@ -2,8 +2,12 @@
 
 #include <sstream>
 
+#include <filesystem>
+
+#include "arena/player_spec.h"
+#include "nn/checkpoint.h"
+#include "nn/model_loader.h"
 #include "training/evaluation.h"
-#include "training/player_spec.h"
 
 namespace othello::training {
 namespace {
@@ -16,17 +20,53 @@ TEST(Evaluation, ASearchingPlayerBeatsTheRandomPlayerInTheArena) {
   EXPECT_FALSE(search.params.dirichlet_noise);
   EXPECT_EQ(search.params.temperature_start, 0);
   EXPECT_EQ(EvaluationSearch(config, 1).params.solver_empties, 0);  // the raw policy
-  ArenaOptions options;
+  arena::ArenaOptions options;
   options.rules = config.rules;
   options.games = 10;
   options.gauntlet = true;
   std::ostringstream log;
-  const ArenaSummary summary = RunArena(
-      {SearchArenaPlayer("search", rollouts, search), MakeArenaPlayer("random")}, options, log);
+  const arena::ArenaSummary summary = arena::RunArena(
+      {arena::SearchArenaPlayer("search", rollouts, search), arena::MakeArenaPlayer("random")}, options, log);
   ASSERT_EQ(summary.pairs.size(), 1u);
   EXPECT_EQ(summary.pairs[0].games(), 10);
   EXPECT_GT(summary.pairs[0].Score(), 0.6);
   EXPECT_EQ(StepName(1200), "step-00001200");
+}
+
+// Training's evaluations (and the CLI of a LibTorch build) read checkpoints as model players.
+TEST(Evaluation, ACheckpointPlaysOnlyTheBoardItWasTrainedFor) {
+  const std::filesystem::path dir = std::filesystem::temp_directory_path() / "oz_eval_ckpt";
+  std::filesystem::remove_all(dir);
+  std::filesystem::create_directories(dir);
+  nn::NetConfig tiny;
+  tiny.blocks = 1;
+  tiny.channels = 8;
+  tiny.head_channels = 4;
+  tiny.value_hidden = 8;
+  nn::OthelloNet net(tiny);
+  core::Rules six;
+  six.size = 6;
+  const std::string path = (dir / "six.ckpt").string();
+  nn::SaveCheckpoint(path, net, 3, nullptr, six);
+  arena::PlayerDefaults defaults;
+  defaults.load_model = nn::LoadModel;
+  const arena::ArenaPlayer model = arena::MakeArenaPlayer("model:" + path + ",visits=2", defaults);
+  ASSERT_TRUE(model.trained.has_value());
+  EXPECT_EQ(model.trained->size, 6);
+  arena::ArenaOptions options;  // 8x8
+  std::ostringstream log;
+  try {
+    arena::RunArena({model, arena::MakeArenaPlayer("random")}, options, log);
+    ADD_FAILURE() << "a 6x6 model played 8x8";
+  } catch (const core::InputError& e) {
+    EXPECT_NE(std::string(e.what()).find("player six/v2: the model was trained for 6x6, not 8x8"),
+              std::string::npos)
+        << e.what();
+  }
+  options.rules.size = 6;
+  EXPECT_EQ(arena::RunArena({model, arena::MakeArenaPlayer("random")}, options, log).games.size(),
+            2u);
+  std::filesystem::remove_all(dir);
 }
 
 TEST(Evaluation, BadOpponentsAreNamed) {

@@ -11,7 +11,7 @@
 
 #include "core/ggf.h"
 
-namespace othello::training {
+namespace othello::arena {
 
 struct ScoredGame {
   std::string black, white;
@@ -45,4 +45,4 @@ std::vector<core::GgfRecord> ReadGgfGames(const std::vector<std::string>& paths)
 std::string FormatLadder(const std::vector<Rating>& ratings);
 std::string LadderCsv(const std::vector<Rating>& ratings);
 
-}  // namespace othello::training
+}  // namespace othello::arena

@@ -1,4 +1,4 @@
-#include "training/player_spec.h"
+#include "arena/player_spec.h"
 
 #include <algorithm>
 #include <cmath>
@@ -6,13 +6,11 @@
 #include <filesystem>
 #include <map>
 
-#include "nn/checkpoint.h"
-#include "nn/inference.h"
 #include "play/basic_players.h"
 #include "play/engine_players.h"
 #include "play/search_player.h"
 
-namespace othello::training {
+namespace othello::arena {
 
 namespace {
 
@@ -82,20 +80,20 @@ ArenaPlayer ModelPlayer(const std::string& spec, const std::string& path,
     Fail(spec, "give visits=N or time=SECONDS (a search needs a limit)");
   }
   if (search.visits == 1) search.params.solver_empties = 0;  // the raw policy
-  nn::Checkpoint checkpoint;
+  if (!defaults.load_model) Fail(spec, "this program cannot load models");
+  nn::ModelOptions model_options;
+  model_options.device = device;
+  nn::LoadedModel model;
   try {
-    checkpoint = nn::LoadCheckpoint(path);
+    model = defaults.load_model(path, model_options);
   } catch (const core::InputError& e) {
     Fail(spec, e.what());
   }
-  nn::InferenceOptions inference;
-  inference.device = device;
-  auto evaluator = std::make_shared<nn::NetEvaluator>(checkpoint.net, inference);
   const std::string name = std::filesystem::path(path).stem().string() +
                            (search.visits ? "/v" + std::to_string(search.visits) : "") +
                            (search.seconds_per_move > 0 ? "/" + options.at("time") + "s" : "");
-  ArenaPlayer player = SearchArenaPlayer(name, evaluator, search);
-  player.trained = checkpoint.rules.value_or(core::Rules{});
+  ArenaPlayer player = SearchArenaPlayer(name, model.evaluator, search);
+  player.trained = model.rules;
   return player;
 }
 
@@ -148,7 +146,7 @@ ArenaPlayer MakeArenaPlayer(const std::string& spec, const PlayerDefaults& defau
       return std::make_unique<play::AlphaBetaPlayer>(depth, seed);
     };
   } else if (kind == "model") {
-    if (arg.empty()) Fail(spec, "model needs a checkpoint: model:PATH[,visits=N]");
+    if (arg.empty()) Fail(spec, "model needs a model file or checkpoint: model:PATH[,visits=N]");
     player = ModelPlayer(spec, arg, option_text, defaults);
   } else if (kind == "gtp" || kind == "nboard") {
     const std::string command = has_arg ? tail : "";
@@ -181,4 +179,4 @@ ArenaPlayer MakeArenaPlayer(const std::string& spec, const PlayerDefaults& defau
   return player;
 }
 
-}  // namespace othello::training
+}  // namespace othello::arena

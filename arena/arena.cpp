@@ -1,4 +1,4 @@
-#include "training/arena.h"
+#include "arena/arena.h"
 
 #include <atomic>
 #include <cmath>
@@ -15,7 +15,7 @@
 #include "core/file_io.h"
 #include "core/notation.h"
 
-namespace othello::training {
+namespace othello::arena {
 
 namespace fs = std::filesystem;
 
@@ -103,21 +103,33 @@ std::vector<std::vector<core::Square>> ArenaOpenings(const std::string& spec,
   return openings;
 }
 
-ArenaSummary RunArena(const std::vector<ArenaPlayer>& players, const ArenaOptions& options,
-                      std::ostream& log) {
+namespace {
+
+void CheckOptions(const std::vector<ArenaPlayer>& players, const ArenaOptions& options) {
   if (players.size() < 2) throw core::InputError("the arena needs at least two players");
   if (options.games < 1) throw core::InputError("--games must be at least 1");
   if (options.parallel < 1) throw core::InputError("--parallel must be at least 1");
   if (auto error = core::ValidateRules(options.rules)) throw core::InputError(error->message);
-  const int openings_per_pair = (options.games + 1) / 2;
-  const core::Position start = ArenaStart(options.rules);
-  const auto openings = ArenaOpenings(options.openings, start, openings_per_pair, options.seed);
+}
 
-  ArenaSummary summary;
+// A model trained for other rules (size, goal) cannot play these games.
+void CheckTrainedRules(const std::vector<ArenaPlayer>& players, const core::Rules& rules) {
+  for (const ArenaPlayer& player : players) {
+    if (!player.trained) continue;
+    if (auto mismatch = core::RulesMismatch(*player.trained, rules)) {
+      throw core::InputError("player " + player.name + ": " + *mismatch);
+    }
+  }
+}
+
+// The pairs (every pair, or the first player's in a gauntlet) and their games: each
+// opening once with each colour.
+std::vector<Job> Schedule(const std::vector<ArenaPlayer>& players, bool gauntlet,
+                          int openings_per_pair, ArenaSummary& summary) {
   std::vector<Job> jobs;
   for (std::size_t a = 0; a < players.size(); ++a) {
     summary.players.push_back(players[a].name);
-    for (std::size_t b = a + 1; b < players.size() && (a == 0 || !options.gauntlet); ++b) {
+    for (std::size_t b = a + 1; b < players.size() && (a == 0 || !gauntlet); ++b) {
       PairResult pair;
       pair.a = static_cast<int>(a), pair.b = static_cast<int>(b);
       for (int o = 0; o < openings_per_pair; ++o) {
@@ -127,67 +139,110 @@ ArenaSummary RunArena(const std::vector<ArenaPlayer>& players, const ArenaOption
       summary.pairs.push_back(pair);
     }
   }
-  for (const ArenaPlayer& player : players) {
-    if (!player.trained) continue;
-    if (auto mismatch = core::RulesMismatch(*player.trained, options.rules)) {
-      throw core::InputError("player " + player.name + ": " + *mismatch);
-    }
-  }
-  std::string ggf;  // the game file, or "" for none
-  if (!options.out_dir.empty()) {
-    fs::create_directories(options.out_dir);
-    ggf = (fs::path(options.out_dir) / "games.ggf").string();
-    core::RepairTornTail(ggf, "game file");
+  return jobs;
+}
+
+// OUT/games.ggf with a torn last line cut, or "" without an output directory.
+std::string OpenGameFile(const std::string& out_dir) {
+  if (out_dir.empty()) return "";
+  fs::create_directories(out_dir);
+  const std::string ggf = (fs::path(out_dir) / "games.ggf").string();
+  core::RepairTornTail(ggf, "game file");
+  return ggf;
+}
+
+// Plays the scheduled games on `parallel` threads, each taking the next game.
+class ArenaRunner {
+ public:
+  ArenaRunner(const std::vector<ArenaPlayer>& players, const ArenaOptions& options,
+              std::ostream& log)
+      : players_(players), options_(options), log_(log), start_(ArenaStart(options.rules)) {}
+
+  ArenaSummary Run() {
+    const int openings_per_pair = (options_.games + 1) / 2;
+    openings_ = ArenaOpenings(options_.openings, start_, openings_per_pair, options_.seed);
+    jobs_ = Schedule(players_, options_.gauntlet, openings_per_pair, summary_);
+    CheckTrainedRules(players_, options_.rules);
+    ggf_ = OpenGameFile(options_.out_dir);
+    std::vector<std::thread> threads;
+    const int n = std::min<int>(options_.parallel, static_cast<int>(jobs_.size()));
+    for (int t = 0; t < n; ++t) threads.emplace_back([this] { Work(); });
+    for (std::thread& t : threads) t.join();
+    if (first_error_) std::rethrow_exception(first_error_);
+    return std::move(summary_);
   }
 
-  std::mutex mutex;  // guards summary, ggf, log and first_error
-  std::exception_ptr first_error;
-  std::atomic<std::size_t> next{0};
-  int finished = 0;
-  auto worker = [&] {
-    for (std::size_t j; (j = next++) < jobs.size();) {
-      const Job& job = jobs[j];
-      PairResult& pair = summary.pairs[job.pair];
-      const ArenaPlayer& pa = players[pair.a];
-      const ArenaPlayer& pb = players[pair.b];
+ private:
+  void Work() {
+    for (std::size_t j; (j = next_++) < jobs_.size();) {
       try {
-        const std::uint64_t seed = options.seed * 1000003 + j * 2;
-        std::unique_ptr<play::Player> a = pa.make(seed), b = pb.make(seed + 1);
-        play::MatchSetup setup;
-        setup.rules = options.rules;
-        setup.start = start;
-        setup.opening = openings[job.opening];
-        setup.time = options.time;
-        play::MatchResult game =
-            job.swapped ? play::PlayMatch(*b, *a, setup) : play::PlayMatch(*a, *b, setup);
-        std::lock_guard<std::mutex> lock(mutex);
-        const int margin_a = job.swapped ? -game.black_margin : game.black_margin;
-        (margin_a > 0 ? pair.wins : margin_a < 0 ? pair.losses : pair.draws)++;
-        pair.margin_sum += margin_a;
-        if (game.end != play::MatchEnd::kNormal) {
-          const bool a_lost = margin_a < 0;
-          (game.end == play::MatchEnd::kTime ? pair.time_losses : pair.forfeits)[a_lost ? 0 : 1]++;
-        }
-        if (!ggf.empty()) core::AppendToFile(ggf, core::WriteGgf(game.record) + "\n", "game file");
-        log << "game " << ++finished << "/" << jobs.size() << ": " << game.record.black_name
-            << " (black) - " << game.record.white_name << " (white) " << std::showpos
-            << game.black_margin << std::noshowpos
-            << (game.reason.empty() ? "" : "  [" + game.reason + "]") << "\n"
-            << std::flush;
-        summary.games.push_back(std::move(game));
+        Record(jobs_[j], Play(j));
       } catch (...) {
-        std::lock_guard<std::mutex> lock(mutex);
-        if (!first_error) first_error = std::current_exception();
-        next = jobs.size();  // stop handing out games
+        std::lock_guard<std::mutex> lock(mutex_);
+        if (!first_error_) first_error_ = std::current_exception();
+        next_ = jobs_.size();  // stop handing out games
       }
     }
-  };
-  std::vector<std::thread> threads;
-  const int n = std::min<int>(options.parallel, static_cast<int>(jobs.size()));
-  for (int t = 0; t < n; ++t) threads.emplace_back(worker);
-  for (std::thread& t : threads) t.join();
-  if (first_error) std::rethrow_exception(first_error);
-  return summary;
+  }
+
+  // Game j with fresh players (pair and opening fixed by the schedule; no lock held).
+  play::MatchResult Play(std::size_t j) const {
+    const Job& job = jobs_[j];
+    const PairResult& pair = summary_.pairs[job.pair];
+    const std::uint64_t seed = options_.seed * 1000003 + j * 2;
+    std::unique_ptr<play::Player> a = players_[pair.a].make(seed);
+    std::unique_ptr<play::Player> b = players_[pair.b].make(seed + 1);
+    play::MatchSetup setup;
+    setup.rules = options_.rules;
+    setup.start = start_;
+    setup.opening = openings_[job.opening];
+    setup.time = options_.time;
+    return job.swapped ? play::PlayMatch(*b, *a, setup) : play::PlayMatch(*a, *b, setup);
+  }
+
+  // Counts the game for its pair, appends it to the game file and logs it.
+  void Record(const Job& job, play::MatchResult game) {
+    std::lock_guard<std::mutex> lock(mutex_);
+    PairResult& pair = summary_.pairs[job.pair];
+    const int margin_a = job.swapped ? -game.black_margin : game.black_margin;
+    (margin_a > 0 ? pair.wins : margin_a < 0 ? pair.losses : pair.draws)++;
+    pair.margin_sum += margin_a;
+    if (game.end != play::MatchEnd::kNormal) {
+      const bool a_lost = margin_a < 0;
+      (game.end == play::MatchEnd::kTime ? pair.time_losses : pair.forfeits)[a_lost ? 0 : 1]++;
+    }
+    if (!ggf_.empty()) core::AppendToFile(ggf_, core::WriteGgf(game.record) + "\n", "game file");
+    log_ << "game " << ++finished_ << "/" << jobs_.size() << ": " << game.record.black_name
+         << " (black) - " << game.record.white_name << " (white) " << std::showpos
+         << game.black_margin << std::noshowpos
+         << (game.reason.empty() ? "" : "  [" + game.reason + "]") << "\n"
+         << std::flush;
+    summary_.games.push_back(std::move(game));
+  }
+
+  // Set before the threads start, then only read.
+  const std::vector<ArenaPlayer>& players_;
+  const ArenaOptions& options_;
+  std::ostream& log_;
+  const core::Position start_;
+  std::vector<std::vector<core::Square>> openings_;
+  std::vector<Job> jobs_;
+  std::string ggf_;
+
+  std::atomic<std::size_t> next_{0};  // the next job to hand out
+  std::mutex mutex_;                  // guards the rest: summary_ (its pairs' counts and
+                                      // games), the game file, log_, finished_, first_error_
+  ArenaSummary summary_;
+  int finished_ = 0;
+  std::exception_ptr first_error_;
+};
+
+}  // namespace
+
+ArenaSummary RunArena(const std::vector<ArenaPlayer>& players, const ArenaOptions& options,
+                      std::ostream& log) {
+  CheckOptions(players, options);
+  return ArenaRunner(players, options, log).Run();
 }
 
 std::string FormatArenaTable(const ArenaSummary& summary) {
@@ -237,4 +292,4 @@ std::string ArenaJson(const ArenaSummary& summary, const ArenaOptions& options) 
   return json.dump(2);
 }
 
-}  // namespace othello::training
+}  // namespace othello::arena

@@ -1,4 +1,4 @@
-#include "training/elo.h"
+#include "arena/elo.h"
 
 #include <Eigen/Dense>
 #include <algorithm>
@@ -8,7 +8,7 @@
 #include <map>
 #include <sstream>
 
-namespace othello::training {
+namespace othello::arena {
 
 namespace fs = std::filesystem;
 
@@ -209,4 +209,4 @@ std::string LadderCsv(const std::vector<Rating>& ratings) {
   return out.str();
 }
 
-}  // namespace othello::training
+}  // namespace othello::arena

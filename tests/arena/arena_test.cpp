@@ -6,14 +6,14 @@
 
 #include <gtest/gtest.h>
 
+#include "arena/arena.h"
+#include "arena/elo.h"
+#include "arena/player_spec.h"
 #include "core/hash.h"
 #include "core/notation.h"
-#include "nn/checkpoint.h"
-#include "training/arena.h"
-#include "training/elo.h"
-#include "training/player_spec.h"
+#include "nn/model_file.h"
 
-namespace othello::training {
+namespace othello::arena {
 namespace {
 
 namespace fs = std::filesystem;
@@ -22,6 +22,28 @@ fs::path TempDir(const std::string& name) {
   const fs::path dir = fs::temp_directory_path() / ("oz_arena_test_" + name);
   fs::remove_all(dir);
   return dir;
+}
+
+// An exported model of a tiny network with small random weights, written without
+// LibTorch (what `othello-zero export` writes, as far as the arena can tell).
+void WriteTinyModel(const std::string& path, const core::Rules& rules) {
+  nn::ModelFile model;
+  model.net.blocks = 1;
+  model.net.channels = 8;
+  model.net.head_channels = 4;
+  model.net.value_hidden = 8;
+  model.rules = rules;
+  model.step = 3;
+  core::Rng rng(12345);
+  for (const auto& [name, shape] : nn::ModelTensorShapes(model.net)) {
+    nn::ModelTensor& tensor = model.tensors[name];
+    tensor.shape = shape;
+    std::size_t count = 1;
+    for (const int d : shape) count *= static_cast<std::size_t>(d);
+    tensor.values.resize(count);
+    for (float& v : tensor.values) v = static_cast<float>(rng.Next() % 2001) / 1e4f - 0.1f;
+  }
+  nn::WriteModelFile(path, model);
 }
 
 TEST(Arena, EveryOpeningIsPlayedTwiceWithColoursSwapped) {
@@ -153,19 +175,13 @@ TEST(PlayerSpec, BadSpecsNameTheProblem) {
   EXPECT_EQ(MakeArenaPlayer("alphabeta:4").name, "alphabeta4");
 }
 
-TEST(PlayerSpec, AModelPlaysOnlyTheBoardItWasTrainedFor) {
+TEST(PlayerSpec, AnExportedModelPlaysOnlyTheBoardItWasTrainedFor) {
   const fs::path dir = TempDir("rules");
   fs::create_directories(dir);
-  nn::NetConfig tiny;
-  tiny.blocks = 1;
-  tiny.channels = 8;
-  tiny.head_channels = 4;
-  tiny.value_hidden = 8;
-  nn::OthelloNet net(tiny);
   core::Rules six;
   six.size = 6;
-  const std::string path = (dir / "six.ckpt").string();
-  nn::SaveCheckpoint(path, net, 3, nullptr, six);
+  const std::string path = (dir / "six.ozm").string();
+  WriteTinyModel(path, six);
   const ArenaPlayer model = MakeArenaPlayer("model:" + path + ",visits=2");
   ASSERT_TRUE(model.trained.has_value());
   EXPECT_EQ(model.trained->size, 6);
@@ -180,7 +196,34 @@ TEST(PlayerSpec, AModelPlaysOnlyTheBoardItWasTrainedFor) {
         << e.what();
   }
   options.rules.size = 6;
-  EXPECT_EQ(RunArena({model, MakeArenaPlayer("random")}, options, log).games.size(), 2u);
+  options.games = 4;
+  const ArenaSummary summary = RunArena({model, MakeArenaPlayer("random")}, options, log);
+  ASSERT_EQ(summary.games.size(), 4u);
+  for (const play::MatchResult& game : summary.games) {
+    EXPECT_EQ(game.end, play::MatchEnd::kNormal) << game.reason;
+  }
+  fs::remove_all(dir);
+}
+
+TEST(PlayerSpec, WithoutLibTorchACheckpointIsRefusedClearly) {
+  const fs::path dir = TempDir("ckpt");
+  fs::create_directories(dir);
+  const std::string path = (dir / "model.ckpt").string();
+  std::ofstream(path) << "OZCKPT not an exported model";
+  try {
+    MakeArenaPlayer("model:" + path);
+    ADD_FAILURE() << "a checkpoint was read by the LibTorch-free loader";
+  } catch (const core::InputError& e) {
+    EXPECT_NE(std::string(e.what()).find("not an exported model file"), std::string::npos)
+        << e.what();
+    EXPECT_NE(std::string(e.what()).find(path), std::string::npos) << e.what();
+  }
+  try {
+    MakeArenaPlayer("model:" + path + ",device=cuda");
+    ADD_FAILURE() << "device=cuda was accepted for an exported model";
+  } catch (const core::InputError& e) {
+    EXPECT_NE(std::string(e.what()).find("device"), std::string::npos) << e.what();
+  }
   fs::remove_all(dir);
 }
 
@@ -243,4 +286,4 @@ TEST(Elo, UnbeatenPlayersStayFiniteAndErrorsAreClear) {
 }
 
 }  // namespace
-}  // namespace othello::training
+}  // namespace othello::arena

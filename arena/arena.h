@@ -18,10 +18,10 @@
 #include <vector>
 
 #include "core/rules.h"
-#include "play/player.h"
 #include "play/match.h"
+#include "play/player.h"
 
-namespace othello::training {
+namespace othello::arena {
 
 struct ArenaPlayer {
   std::string name;
@@ -81,4 +81,4 @@ ArenaSummary RunArena(const std::vector<ArenaPlayer>& players, const ArenaOption
 std::string FormatArenaTable(const ArenaSummary& summary);
 std::string ArenaJson(const ArenaSummary& summary, const ArenaOptions& options);
 
-}  // namespace othello::training
+}  // namespace othello::arena

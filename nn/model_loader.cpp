@@ -1,0 +1,31 @@
+#include "nn/model_loader.h"
+
+#include <fstream>
+
+#include "core/error.h"
+#include "mcts/eval_cache.h"
+#include "nn/eigen_net.h"
+#include "nn/model_file.h"
+
+namespace othello::nn {
+
+LoadedModel LoadExportedModel(const std::string& path, const ModelOptions& options) {
+  if (!std::ifstream(path)) throw core::InputError("model " + path + ": cannot be opened");
+  if (!IsModelFile(path)) {
+    throw core::InputError("model " + path +
+                           ": not an exported model file (this build has no LibTorch to read "
+                           "checkpoints: export one with `othello-zero export`)");
+  }
+  if (options.device != "auto" && options.device != "cpu") {
+    throw core::InputError("model " + path + ": an exported model runs on the CPU (device '" +
+                           options.device + "' needs a checkpoint and a LibTorch build)");
+  }
+  const ModelFile file = ReadModelFile(path);
+  LoadedModel model;
+  model.rules = file.rules;
+  model.evaluator = mcts::WithCache(std::make_shared<EigenEvaluator>(std::make_shared<EigenNet>(file)),
+                                    options.cache_entries, /*canonical=*/true);
+  return model;
+}
+
+}  // namespace othello::nn
