@@ -2,7 +2,15 @@
 // The training run's configuration, read from YAML (configs/*.yaml) with --set
 // overrides. Every key is validated (type and range) and unknown keys are errors;
 // messages name the key, the value and the file (training/config_reader.h).
+//
+// Defaults: a TrainingConfig{} is what an empty file gives. Each default lives in one
+// place: the fields below, the structs they hold (core::Rules, nn::NetConfig,
+// nn::LossWeights, WindowConfig), and for the search, the inference and the rules the
+// few fields where training differs from those structs' defaults (which are for play
+// and analysis), set in the *Defaults() functions below.
+#include <array>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "core/rules.h"
@@ -10,11 +18,48 @@
 #include "nn/inference.h"
 #include "nn/loss.h"
 #include "nn/net_config.h"
+#include "training/replay_buffer.h"
 
 namespace othello::training {
 
+enum class Optimizer { kSgd, kAdamW };  // SGD with momentum, or AdamW
+inline constexpr std::array<std::string_view, 2> kOptimizerNames = {"sgd", "adamw"};
+
+enum class LrSchedule { kConstant, kCosine };
+inline constexpr std::array<std::string_view, 2> kLrScheduleNames = {"constant", "cosine"};
+
+// game.*: core::Rules{}, with one corner given when game.start is handicap.
+inline core::Rules TrainingRulesDefaults() {
+  core::Rules rules;
+  rules.handicap = 1;
+  return rules;
+}
+
+// search.*: mcts::SearchParams{} with self-play's root methods (Dirichlet noise, a
+// temperature schedule) and playout cap randomisation at small visit counts.
+inline mcts::SearchParams SelfPlaySearchDefaults() {
+  mcts::SearchParams search;
+  search.rules = TrainingRulesDefaults();  // then game.*
+  search.dirichlet_noise = true;
+  search.temperature_start = 1.0f;
+  search.temperature_end = 0.2f;
+  search.temperature_halflife = 10;
+  search.full_search_probability = 0.25f;
+  search.full_visits = 64;
+  search.fast_visits = 16;
+  return search;
+}
+
+// inference.*: nn::InferenceOptions{} with random symmetries and a result cache.
+inline nn::InferenceOptions SelfPlayInferenceDefaults() {
+  nn::InferenceOptions inference;
+  inference.random_symmetry = true;
+  inference.cache_entries = 1 << 16;
+  return inference;
+}
+
 struct TrainingConfig {
-  core::Rules rules;  // game.*: size, start, random_moves, handicap, anti, empties_to_winner
+  core::Rules rules = TrainingRulesDefaults();  // game.*
   nn::NetConfig net;  // network.*
 
   // selfplay.*: threads x games in flight per thread, leaves per game per round.
@@ -28,18 +73,18 @@ struct TrainingConfig {
   double resign_value = -0.95;
   int resign_moves = 2;
   double resign_check_fraction = 0.1;
-  mcts::SearchParams search;  // search.*
-  std::size_t tree_nodes = 200000;
+  mcts::SearchParams search = SelfPlaySearchDefaults();  // search.*
+  std::size_t tree_nodes = 200000;  // search.tree_nodes: per game
 
   // train.*
   int batch_size = 128;
-  std::string optimizer = "sgd";  // sgd (with momentum) or adamw
+  Optimizer optimizer = Optimizer::kSgd;
   double learning_rate = 0.02;
   double momentum = 0.9;
   double weight_decay = 1e-4;
   int warmup_steps = 100;
-  std::string lr_schedule = "constant";  // constant or cosine
-  int lr_schedule_steps = 100000;        // cosine: steps to the minimum
+  LrSchedule lr_schedule = LrSchedule::kConstant;
+  int lr_schedule_steps = 100000;  // cosine: steps to the minimum
   double grad_clip = 1.0;
   double samples_per_position = 4.0;  // training samples drawn per generated position
   int min_positions = 2000;           // positions in the buffer before training starts
@@ -49,18 +94,13 @@ struct TrainingConfig {
   int exact_target_empties = 10;      // exact solver targets at or below this many empties
   nn::LossWeights loss;
 
-  // replay.*
-  std::string window = "growing";  // growing (KataGo-style) or fixed
-  int window_min = 20000;          // positions
-  int window_max = 500000;
-  double window_exponent = 0.75;   // growing: min * (1 + games/1000)^exponent... capped
-  int shard_positions = 4096;
+  WindowConfig replay;  // replay.*: window, window_min/max/exponent, shard_positions
 
-  nn::InferenceOptions inference;  // inference.*
+  nn::InferenceOptions inference = SelfPlayInferenceDefaults();  // inference.*
 
   // eval.*: after checkpoints, the new model (a search of `eval_visits` playouts) plays
   // `eval_games` games against each fixed opponent (player specs, see
-  // training/player_spec.h) and against the last `eval_previous` evaluated checkpoints;
+  // arena/player_spec.h) and against the last `eval_previous` evaluated checkpoints;
   // the games go to RUN/eval/games.ggf and the Elo ratings fitted to all of them to
   // metrics.jsonl.
   // With eval_gate > 0, self-play only takes a new model that scores at least that
@@ -73,7 +113,7 @@ struct TrainingConfig {
   double eval_gate = 0;            // 0: no gating
 
   // run.*
-  double minutes = 0;  // 0: until stopped
+  double minutes = 0;      // 0: until stopped
   std::int64_t steps = 0;  // stop at this training step (0: no limit)
   std::uint64_t seed = 1;
 };

@@ -61,26 +61,33 @@ void ConfigReader::Override(const std::vector<std::string>& assignments) {
         assignment[eq - 1] == '.') {
       throw core::InputError("--set '" + assignment + "': a key path has no empty parts (a.b.c)");
     }
-    YAML::Node value;
-    try {
-      value = YAML::Load(assignment.substr(eq + 1));
-    } catch (const YAML::Exception& e) {
-      throw core::InputError("--set '" + assignment + "': bad value: " + e.what());
-    }
-    // Walk down with fresh handles (assigning to a YAML::Node handle rebinds it).
-    std::vector<YAML::Node> chain{root_};
-    for (std::size_t i = 0; i + 1 < parts.size(); ++i) {
-      YAML::Node next = chain.back()[parts[i]];
-      if (!next.IsDefined() || next.IsNull()) {
-        chain.back()[parts[i]] = YAML::Node(YAML::NodeType::Map);
-        next.reset(chain.back()[parts[i]]);  // reset rebinds; operator= would copy into it
-      } else if (!next.IsMap()) {
-        throw core::InputError("--set '" + assignment + "': " + parts[i] + " is not a section");
-      }
-      chain.push_back(next);
-    }
-    chain.back()[parts.back()] = value;
+    Set(parts, ParseValue(assignment, eq + 1), assignment);
   }
+}
+
+YAML::Node ConfigReader::ParseValue(const std::string& assignment, std::size_t begin) {
+  try {
+    return YAML::Load(assignment.substr(begin));
+  } catch (const YAML::Exception& e) {
+    throw core::InputError("--set '" + assignment + "': bad value: " + e.what());
+  }
+}
+
+void ConfigReader::Set(const std::vector<std::string>& parts, const YAML::Node& value,
+                       const std::string& assignment) {
+  // Walk down with fresh handles (assigning to a YAML::Node handle rebinds it).
+  std::vector<YAML::Node> chain{root_};
+  for (std::size_t i = 0; i + 1 < parts.size(); ++i) {
+    YAML::Node next = chain.back()[parts[i]];
+    if (!next.IsDefined() || next.IsNull()) {
+      chain.back()[parts[i]] = YAML::Node(YAML::NodeType::Map);
+      next.reset(chain.back()[parts[i]]);  // reset rebinds; operator= would copy into it
+    } else if (!next.IsMap()) {
+      throw core::InputError("--set '" + assignment + "': " + parts[i] + " is not a section");
+    }
+    chain.push_back(next);
+  }
+  chain.back()[parts.back()] = value;
 }
 
 YAML::Node ConfigReader::Find(const std::string& key) {

@@ -5,9 +5,11 @@
 // Errors throw core::InputError naming the file, the key path, the value and, for
 // values from the file, the line.
 // Thread safety: not synchronised; read the configuration once at start.
-#include <map>
+#include <algorithm>
+#include <array>
 #include <set>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include <yaml-cpp/yaml.h>
@@ -29,6 +31,10 @@ class ConfigReader {
   bool Bool(const std::string& key, bool fallback);
   std::string String(const std::string& key, const std::string& fallback,
                      const std::vector<std::string>& allowed = {});
+  // One of an enum's values, spelt as in `names` (its name table, indexed by value);
+  // any other string is an error listing the names.
+  template <typename Enum, std::size_t N>
+  Enum Choice(const std::string& key, Enum fallback, const std::array<std::string_view, N>& names);
 
   // A list of strings (a YAML sequence, or one string for a list of one).
   std::vector<std::string> StringList(const std::string& key,
@@ -41,6 +47,11 @@ class ConfigReader {
  private:
   // Throws when the top level is not a map of sections.
   ConfigReader(YAML::Node root, std::string name);
+  // Override's steps: the value after `begin` parsed as YAML, and stored at `parts`
+  // (sections created as needed). Errors name `assignment`.
+  static YAML::Node ParseValue(const std::string& assignment, std::size_t begin);
+  void Set(const std::vector<std::string>& parts, const YAML::Node& value,
+           const std::string& assignment);
   // The scalar at `key`, or an undefined node; marks the key as read.
   YAML::Node Find(const std::string& key);
   [[noreturn]] void Fail(const std::string& key, const YAML::Node& node,
@@ -52,5 +63,13 @@ class ConfigReader {
   std::string name_;
   std::set<std::string> read_;
 };
+
+template <typename Enum, std::size_t N>
+Enum ConfigReader::Choice(const std::string& key, Enum fallback,
+                          const std::array<std::string_view, N>& names) {
+  const std::string value = String(key, std::string(names[static_cast<std::size_t>(fallback)]),
+                                   std::vector<std::string>(names.begin(), names.end()));
+  return static_cast<Enum>(std::find(names.begin(), names.end(), value) - names.begin());
+}
 
 }  // namespace othello::training

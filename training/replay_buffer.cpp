@@ -20,6 +20,15 @@ std::string ShardName(std::uint64_t id) {
   return name;
 }
 
+// KataGo's growing window after `seen` positions (see replay_buffer.h).
+std::size_t GrowingWindow(const WindowConfig& window, std::uint64_t seen_positions) {
+  const double min = static_cast<double>(window.min);
+  const double seen = std::max<double>(static_cast<double>(seen_positions), min);
+  const double a = window.exponent;
+  const double grown = a > 0 ? min * (1 + 0.4 * (std::pow(seen / min, a) - 1) / a) : min;
+  return std::min<std::size_t>(window.max, static_cast<std::size_t>(grown));
+}
+
 }  // namespace
 
 ReplayBuffer::ReplayBuffer(std::string dir, const WindowConfig& window, int board_size)
@@ -32,12 +41,13 @@ ReplayBuffer::ReplayBuffer(std::string dir, const WindowConfig& window, int boar
 std::string ReplayBuffer::JournalPath() const { return (fs::path(dir_) / "journal.bin").string(); }
 
 std::size_t ReplayBuffer::WindowSizeLocked() const {
-  if (!window_.growing) return window_.max;
-  const double min = static_cast<double>(window_.min);
-  const double seen = std::max<double>(static_cast<double>(seen_), min);
-  const double a = window_.exponent;
-  const double grown = a > 0 ? min * (1 + 0.4 * (std::pow(seen / min, a) - 1) / a) : min;
-  return std::min<std::size_t>(window_.max, static_cast<std::size_t>(grown));
+  switch (window_.kind) {
+    case ReplayWindow::kFixed:
+      return window_.max;
+    case ReplayWindow::kGrowing:
+      return GrowingWindow(window_, seen_);
+  }
+  return window_.max;  // not reached
 }
 
 void ReplayBuffer::TrimLocked() {
@@ -71,10 +81,7 @@ void ReplayBuffer::LoadJournal() {
   for (const JournalGame& game : journal.games) {
     if (game.seen_before < seen_) continue;  // already in a shard
     kept += JournalEntry(game.samples, game.seen_before);
-    samples_.insert(samples_.end(), game.samples.begin(), game.samples.end());
-    seen_ += game.samples.size();
-    ++games_;
-    unflushed_ += game.samples.size();
+    InsertLocked(game.samples);
   }
   // A torn tail (or the old format) is rewritten away before anything is appended.
   if (journal.legacy || journal.valid_bytes < bytes.size()) {
@@ -83,13 +90,17 @@ void ReplayBuffer::LoadJournal() {
   TrimLocked();
 }
 
-void ReplayBuffer::Add(const std::vector<Sample>& game) {
-  std::lock_guard<std::mutex> lock(mutex_);
-  AppendJournalLocked(game);
-  for (const Sample& s : game) samples_.push_back(s);
+void ReplayBuffer::InsertLocked(const std::vector<Sample>& game) {
+  samples_.insert(samples_.end(), game.begin(), game.end());
   seen_ += game.size();
   ++games_;
   unflushed_ += game.size();
+}
+
+void ReplayBuffer::Add(const std::vector<Sample>& game) {
+  std::lock_guard<std::mutex> lock(mutex_);
+  AppendJournalLocked(game);
+  InsertLocked(game);
   if (unflushed_ >= window_.shard_positions) {
     WriteShardLocked(samples_.size() - unflushed_, samples_.size());
   }

@@ -18,11 +18,15 @@
 // entry (a kill during the append) is cut off before anything new is appended.
 //
 // Thread safety: Add, Draw, Flush and the counters may be called from any thread
-// (one mutex).
+// (one mutex). Construction (which loads the directory) and destruction need no other
+// call in flight. One buffer per directory: two buffers on one directory would
+// overwrite each other's shards and journal.
+#include <array>
 #include <cstdint>
 #include <deque>
 #include <mutex>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "core/hash.h"
@@ -30,11 +34,15 @@
 
 namespace othello::training {
 
+enum class ReplayWindow { kGrowing, kFixed };
+inline constexpr std::array<std::string_view, 2> kReplayWindowNames = {"growing", "fixed"};
+
+// The window and the shard size (config replay.*; these are the config's defaults).
 struct WindowConfig {
-  bool growing = true;
-  std::size_t min = 20000;
+  ReplayWindow kind = ReplayWindow::kGrowing;
+  std::size_t min = 20000;  // positions
   std::size_t max = 500000;
-  double exponent = 0.75;
+  double exponent = 0.75;   // growing only
   std::size_t shard_positions = 4096;
 };
 
@@ -58,6 +66,8 @@ class ReplayBuffer {
 
  private:
   std::size_t WindowSizeLocked() const;
+  // Appends a game's positions in memory (not yet on disk) and counts them.
+  void InsertLocked(const std::vector<Sample>& game);
   void TrimLocked();
   void WriteShardLocked(std::size_t begin, std::size_t end);
   void LoadShards();

@@ -1,6 +1,7 @@
 #include "training/replay_format.h"
 
 #include <cstring>
+#include <optional>
 
 #include "core/checksum.h"
 #include "core/error.h"
@@ -61,6 +62,54 @@ std::vector<Sample> ReadRecords(const char* records, std::size_t count, bool leg
   return samples;
 }
 
+// Checks a shard's magic, version and record size (`fail` throws); true for version 1.
+template <typename Fail>
+bool ShardIsLegacy(std::string_view bytes, const Fail& fail) {
+  if (bytes.size() < kShardHeader || std::memcmp(bytes.data(), kShardMagic, 8) != 0) {
+    fail("not a replay shard or truncated header");
+  }
+  const auto version = Load<std::uint32_t>(bytes, 8);
+  const auto record = Load<std::uint32_t>(bytes, 12);
+  const bool legacy = version == 1;
+  const std::size_t record_bytes = legacy ? kLegacyRecord : sizeof(Sample);
+  if ((version != 1 && version != kReplayVersion) || record != record_bytes) {
+    fail("format version " + std::to_string(version) + " with " + std::to_string(record) +
+         "-byte records; this build reads versions 1 and " + std::to_string(kReplayVersion));
+  }
+  return legacy;
+}
+
+// One journal entry: its header's fields, its records, and its size in bytes.
+struct JournalEntryView {
+  std::uint64_t seen_before = 0;
+  std::uint32_t count = 0;
+  std::string_view records;
+  std::size_t bytes = 0;
+};
+
+// The entry at `pos`, or nullopt where the journal ends: at its end, or at an entry
+// torn by a kill or failing its checksum (the rest is dropped).
+std::optional<JournalEntryView> ReadJournalEntry(std::string_view bytes, std::size_t pos,
+                                                 bool legacy) {
+  const std::size_t entry_header = legacy ? 8 + 4 + 8 : 8 + 4 + 4;
+  const std::size_t record_bytes = legacy ? kLegacyRecord : sizeof(Sample);
+  if (bytes.size() - pos < entry_header) return std::nullopt;
+  JournalEntryView entry;
+  entry.seen_before = Load<std::uint64_t>(bytes, pos);
+  entry.count = Load<std::uint32_t>(bytes, pos + 8);
+  const std::size_t left = bytes.size() - pos - entry_header;
+  if (entry.count > left / record_bytes) return std::nullopt;
+  entry.records = bytes.substr(pos + entry_header, entry.count * record_bytes);
+  const bool sound =
+      legacy ? core::Fnv1a64(entry.records.data(), entry.records.size()) ==
+                   Load<std::uint64_t>(bytes, pos + 12)
+             : core::Crc32(entry.records, core::Crc32(bytes.substr(pos, 12))) ==
+                   Load<std::uint32_t>(bytes, pos + 12);
+  if (!sound) return std::nullopt;
+  entry.bytes = entry_header + entry.records.size();
+  return entry;
+}
+
 }  // namespace
 
 std::string SerializeShard(const Sample* samples, std::size_t count, std::uint64_t games,
@@ -81,17 +130,8 @@ std::string SerializeShard(const Sample* samples, std::size_t count, std::uint64
 Shard ParseShard(std::string_view bytes, const std::string& name, int board_size) {
   const std::string what = "replay shard " + name;
   const auto fail = [&](const std::string& why) { throw core::InputError(what + ": " + why); };
-  if (bytes.size() < kShardHeader || std::memcmp(bytes.data(), kShardMagic, 8) != 0) {
-    fail("not a replay shard or truncated header");
-  }
-  const auto version = Load<std::uint32_t>(bytes, 8);
-  const auto record = Load<std::uint32_t>(bytes, 12);
-  const bool legacy = version == 1;
+  const bool legacy = ShardIsLegacy(bytes, fail);
   const std::size_t record_bytes = legacy ? kLegacyRecord : sizeof(Sample);
-  if ((version != 1 && version != kReplayVersion) || record != record_bytes) {
-    fail("format version " + std::to_string(version) + " with " + std::to_string(record) +
-         "-byte records; this build reads versions 1 and " + std::to_string(kReplayVersion));
-  }
   const auto count = Load<std::uint64_t>(bytes, 16);
   Shard shard;
   shard.games = Load<std::uint64_t>(bytes, 24);
@@ -134,36 +174,18 @@ Journal ParseJournal(std::string_view bytes, const std::string& name, int board_
   Journal journal;
   // A journal shorter than its header was cut while being created: nothing in it.
   if (bytes.size() < kJournalHeader) return journal;
-  std::size_t pos = 0;
   journal.legacy = std::memcmp(bytes.data(), kJournalMagic, 8) != 0;
-  if (!journal.legacy) {
-    if (Load<std::uint32_t>(bytes, 8) != sizeof(Sample)) {
-      throw core::InputError(what + ": " + std::to_string(Load<std::uint32_t>(bytes, 8)) +
-                             "-byte records; this build writes " + std::to_string(sizeof(Sample)));
-    }
-    pos = kJournalHeader;
+  if (!journal.legacy && Load<std::uint32_t>(bytes, 8) != sizeof(Sample)) {
+    throw core::InputError(what + ": " + std::to_string(Load<std::uint32_t>(bytes, 8)) +
+                           "-byte records; this build writes " + std::to_string(sizeof(Sample)));
   }
-  const std::size_t entry_header = journal.legacy ? 8 + 4 + 8 : 8 + 4 + 4;
-  const std::size_t record_bytes = journal.legacy ? kLegacyRecord : sizeof(Sample);
-  journal.valid_bytes = pos;
-  while (bytes.size() - pos >= entry_header) {
-    const auto before = Load<std::uint64_t>(bytes, pos);
-    const auto count = Load<std::uint32_t>(bytes, pos + 8);
-    const std::size_t left = bytes.size() - pos - entry_header;
-    if (count > left / record_bytes) break;  // torn by a kill: the rest is dropped
-    const std::string_view records = bytes.substr(pos + entry_header, count * record_bytes);
-    const bool sound =
-        journal.legacy
-            ? core::Fnv1a64(records.data(), records.size()) == Load<std::uint64_t>(bytes, pos + 12)
-            : core::Crc32(records, core::Crc32(bytes.substr(pos, 12))) ==
-                  Load<std::uint32_t>(bytes, pos + 12);
-    if (!sound) break;
+  journal.valid_bytes = journal.legacy ? 0 : kJournalHeader;
+  while (const auto entry = ReadJournalEntry(bytes, journal.valid_bytes, journal.legacy)) {
     journal.games.push_back(
-        {before, ReadRecords(records.data(), count, journal.legacy,
-                             what + " game " + std::to_string(journal.games.size() + 1),
-                             board_size)});
-    pos += entry_header + records.size();
-    journal.valid_bytes = pos;
+        {entry->seen_before,
+         ReadRecords(entry->records.data(), entry->count, journal.legacy,
+                     what + " game " + std::to_string(journal.games.size() + 1), board_size)});
+    journal.valid_bytes += entry->bytes;
   }
   return journal;
 }

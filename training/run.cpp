@@ -4,6 +4,7 @@
 #include <chrono>
 #include <cstdio>
 #include <filesystem>
+#include <optional>
 #include <stdexcept>
 #include <thread>
 
@@ -93,7 +94,8 @@ class SelfPlayThreads {
   void RethrowError() const {
     for (std::size_t t = 0; t < errors_.size(); ++t) {
       if (errors_[t]) {
-        Attempt("self-play thread " + std::to_string(t), [&] { std::rethrow_exception(errors_[t]); });
+        Attempt("self-play thread " + std::to_string(t),
+                [&] { std::rethrow_exception(errors_[t]); });
       }
     }
   }
@@ -104,25 +106,53 @@ class SelfPlayThreads {
   std::vector<std::thread> threads_;
 };
 
+// One training run. Execute's steps, in order: Resume (the trainer and the replay
+// buffer from the run directory), the evaluation (its opponents parsed), StartSelfPlay,
+// TrainUntilStopped, ShutDown. All of it runs on the calling thread but self-play.
 class Run {
  public:
   Run(const TrainingConfig& config, const std::string& dir, std::ostream& log, bool interactive)
-      : config_(config), dir_(dir), log_(log), interactive_(interactive) {}
+      : config_(config), dir_(dir), log_(log), interactive_(interactive), rng_(config_.seed),
+        models_(config_.inference) {}
 
   RunSummary Execute(const std::atomic<bool>& stop);
 
  private:
-  // The steps of Execute, in order.
-  nn::Checkpoint Resume();
-  void TrainUntilStopped(Trainer& trainer, ReplayBuffer& buffer, ModelSource& models,
-                         const SelfPlayStats& stats, const SelfPlayThreads& selfplay,
-                         const std::atomic<bool>& stop);
+  // Resume: loads latest.ckpt (a new run: a fresh network, checkpointed at once) and
+  // the replay buffer.
+  void Resume();
+  void PrepareDirectory();  // makes checkpoints/, cuts a metrics line torn by a kill
+  nn::Checkpoint LoadLatest();  // a null net on a new run
+  void RestoreRunState(const nn::Checkpoint& checkpoint, const fs::path& path);
+  nlohmann::json RunState() const;
 
-  void SaveCheckpoint(Trainer& trainer, ReplayBuffer& buffer);
+  // Self-play takes the trainer's model or, with gating, the last one that passed.
+  void StartSelfPlay();
+  void PublishFirstModel();
+
+  void TrainUntilStopped(const std::atomic<bool>& stop);
+  bool TimeUp() const;
+  bool CanTrain(double trained) const;  // `trained`: samples drawn so far
+  void TrainStep();
+
+  void SaveCheckpoint();
   // Evaluates a new checkpoint and publishes it to self-play (with gating: if it passes).
-  void Evaluate(Trainer& trainer, ModelSource& models);
-  void Report(const Trainer& trainer, const ReplayBuffer& buffer, const SelfPlayStats& stats,
-              const LossMeans& losses, bool final_line);
+  void Evaluate();
+  bool EvaluationDue();  // counts the checkpoint
+  EvaluationReport PlayEvaluation(std::int64_t step);
+  void AdoptModel(std::int64_t step);
+  void LogEvaluation(const EvaluationReport& report);
+
+  // Joins self-play (throwing a thread's error), then the last checkpoint and report.
+  void ShutDown();
+
+  struct Rates {
+    double positions = 0, playouts = 0;  // per second
+  };
+  void Report(bool final_line);
+  Rates TakeRates(double now);  // since the last report; starts the next interval
+  nlohmann::json MetricsLine(double now, const Rates& rates) const;
+  std::string ProgressLine(double now, const Rates& rates) const;
   void AppendMetrics(const nlohmann::json& line);
   fs::path CheckpointPath(const std::string& name) const { return dir_ / "checkpoints" / name; }
 
@@ -130,120 +160,55 @@ class Run {
   const fs::path dir_;
   std::ostream& log_;
   const bool interactive_;
+  const Clock::time_point start_ = Clock::now();
   core::Rng rng_;  // the trainer's sampling generator, saved in every checkpoint
-  std::unique_ptr<CheckpointEvaluation> evaluation_;
-  int checkpoints_ = 0;
-  LossMeans losses_;  // since the last report
   std::int64_t saved_step_ = -1;  // the step of the last checkpoint written or resumed
-  Clock::time_point start_ = Clock::now();
+  int checkpoints_ = 0;           // since the start, for eval.every_checkpoints
+  LossMeans losses_;              // since the last report
   double last_report_time_ = 0;
-  std::uint64_t last_positions_ = 0, last_evaluations_ = 0;
+  std::uint64_t last_positions_ = 0, last_playouts_ = 0;
+
+  // The run's parts, made by Execute's steps in this order and destroyed in reverse:
+  // the self-play threads are joined before what they use goes.
+  std::optional<Trainer> trainer_;
+  std::optional<ReplayBuffer> buffer_;
+  std::optional<CheckpointEvaluation> evaluation_;
+  ModelSource models_;
+  SelfPlayStats stats_;
+  std::optional<SelfPlayThreads> selfplay_;
 };
 
-void Run::AppendMetrics(const nlohmann::json& line) {
-  core::AppendToFile((dir_ / "metrics.jsonl").string(), line.dump() + "\n", "metrics");
+RunSummary Run::Execute(const std::atomic<bool>& stop) {
+  Resume();
+  evaluation_.emplace(config_, dir_.string());
+  StartSelfPlay();
+  TrainUntilStopped(stop);
+  ShutDown();
+  return RunSummary{trainer_->step(), buffer_->games(), buffer_->seen(), Since(start_)};
 }
 
-void Run::SaveCheckpoint(Trainer& trainer, ReplayBuffer& buffer) {
-  const std::int64_t step = trainer.step();
-  if (step == saved_step_) return;  // e.g. the last step was a checkpoint step
-  Attempt("checkpoint at step " + std::to_string(step), [&] {
-    buffer.Flush();
-    const std::uint64_t* state = rng_.state();
-    // The trainer's random state, for an exact resume.
-    const nlohmann::json metadata = {{"rng", {state[0], state[1], state[2], state[3]}}};
-    const std::string bytes = nn::SerializeCheckpoint(trainer.net(), step, &trainer.optimizer(),
-                                                      config_.rules, metadata);
-    // The step's own copy first: latest.ckpt never names a step whose file is missing.
-    core::WriteFileAtomically(CheckpointPath(StepName(step) + ".ckpt").string(), bytes,
-                              "checkpoint");
-    core::WriteFileAtomically(CheckpointPath("latest.ckpt").string(), bytes, "checkpoint");
-  });
-  saved_step_ = step;
-}
-
-void Run::Evaluate(Trainer& trainer, ModelSource& models) {
-  const std::int64_t step = trainer.step();
-  const bool gating = config_.eval_gate > 0;
-  if (config_.eval_every_checkpoints == 0 || ++checkpoints_ % config_.eval_every_checkpoints) {
-    if (!gating) models.Publish(trainer.net(), step);
-    return;
-  }
-  std::int64_t current_step = 0;
-  std::shared_ptr<nn::NetEvaluator> current = models.Current(&current_step);
-  EvaluationReport report;
-  Attempt("evaluation of step " + std::to_string(step), [&] {
-    report = evaluation_->Evaluate(trainer.net(), step, current, current_step);
-  });
-  if (!gating || report.gate_passed) {
-    models.Publish(trainer.net(), step);
-    if (gating) {  // self-play resumes from the model that passed the gate
-      const fs::path from = CheckpointPath(StepName(step) + ".ckpt");
-      core::WriteFileAtomically(CheckpointPath("best.ckpt").string(),
-                                core::ReadFile(from.string(), "checkpoint"), "checkpoint");
-    }
-  }
-  nlohmann::json line = report.json;
-  line["seconds"] = Since(start_);
-  AppendMetrics({{"eval", line}});
-  const std::string text =
-      "[" + std::to_string(static_cast<long long>(Since(start_))) + "s] " + report.text;
-  log_ << (interactive_ ? "\r" + text + "\033[K\n" : text + "\n") << std::flush;
-}
-
-void Run::Report(const Trainer& trainer, const ReplayBuffer& buffer, const SelfPlayStats& stats,
-                 const LossMeans& losses, bool final_line) {
-  const double now = Since(start_);
-  const double dt = std::max(1e-9, now - last_report_time_);
-  const std::uint64_t positions = stats.positions.load(), playouts = stats.playouts.load();
-  const double positions_rate = (positions - last_positions_) / dt;
-  const double playout_rate = (playouts - last_evaluations_) / dt;
-  last_report_time_ = now;
-  last_positions_ = positions;
-  last_evaluations_ = playouts;
-  const double to_checkpoint = std::max(
-      0.0, config_.checkpoint_every - static_cast<double>(trainer.step() % config_.checkpoint_every));
-  nlohmann::json line = {
-      {"seconds", now},          {"step", trainer.step()},
-      {"games", buffer.games()}, {"positions", buffer.seen()},
-      {"buffer", buffer.size()}, {"window", buffer.WindowSize()},
-      {"positions_per_second", positions_rate}, {"playouts_per_second", playout_rate},
-      {"learning_rate", trainer.LearningRate()},
-      {"resigned", stats.resigned.load()},
-      {"resign_checks", stats.resign_checks.load()},
-      {"resign_false_positives", stats.resign_false_positives.load()}};
-  if (losses.count > 0) line["loss"] = losses.Json();
-  AppendMetrics(line);
-  char loss_text[96] = "no training steps";
-  if (losses.count > 0) {
-    const nlohmann::json mean = losses.Json();
-    std::snprintf(loss_text, sizeof loss_text, "loss %.3f (policy %.3f value %.3f)",
-                  mean["total"].get<double>(), mean["policy"].get<double>(),
-                  mean["value"].get<double>());
-  }
-  char text[320];
-  std::snprintf(text, sizeof text,
-                "[%6.0fs] step %lld | games %llu | positions %llu (%.0f/s) | playouts %.0f/s | "
-                "%s | checkpoint in %.0f steps",
-                now, static_cast<long long>(trainer.step()),
-                static_cast<unsigned long long>(buffer.games()),
-                static_cast<unsigned long long>(buffer.seen()), positions_rate, playout_rate,
-                loss_text, to_checkpoint);
-  if (interactive_ && !final_line) {
-    log_ << "\r" << text << "\033[K" << std::flush;
+void Run::Resume() {
+  PrepareDirectory();
+  const nn::Checkpoint checkpoint = LoadLatest();
+  trainer_.emplace(config_, checkpoint, CheckpointPath("latest.ckpt").string());
+  buffer_.emplace((dir_ / "replay").string(), config_.replay, config_.rules.size);
+  if (checkpoint.net) {
+    log_ << "replay: " << buffer_->games() << " games, " << buffer_->seen() << " positions ("
+         << buffer_->size() << " in the window)\n";
   } else {
-    log_ << (interactive_ ? "\r" : "") << text << "\n" << std::flush;
+    SaveCheckpoint();
   }
 }
 
-// The checkpoint to resume from (a null net on a new run) and the trainer's random
-// state; also mends a metrics file cut short by a kill.
-nn::Checkpoint Run::Resume() {
+void Run::PrepareDirectory() {
   fs::create_directories(dir_ / "checkpoints");
-  if (const std::uint64_t cut = core::RepairTornTail((dir_ / "metrics.jsonl").string(), "metrics")) {
+  const std::string metrics = (dir_ / "metrics.jsonl").string();
+  if (const std::uint64_t cut = core::RepairTornTail(metrics, "metrics")) {
     log_ << "metrics.jsonl: removed an unfinished last line (" << cut << " bytes)\n";
   }
-  rng_ = core::Rng(config_.seed);
+}
+
+nn::Checkpoint Run::LoadLatest() {
   const fs::path latest = CheckpointPath("latest.ckpt");
   if (!fs::exists(latest)) return {};
   nn::Checkpoint checkpoint = nn::LoadCheckpoint(latest.string(), config_.net);
@@ -253,88 +218,217 @@ nn::Checkpoint Run::Resume() {
                              " (the config's game.* differs from the run's)");
     }
   }
-  const auto rng = checkpoint.metadata.find("rng");
-  if (rng != checkpoint.metadata.end()) {  // resume the trainer's random stream exactly
-    if (!rng->is_array() || rng->size() != 4 ||
-        !std::all_of(rng->begin(), rng->end(), [](const auto& v) { return v.is_number_unsigned(); })) {
-      throw core::InputError("checkpoint " + latest.string() +
-                             ": bad run state: rng must be 4 unsigned integers");
-    }
-    const auto state = rng->get<std::vector<std::uint64_t>>();
-    rng_.set_state(state.data());
-  }
+  RestoreRunState(checkpoint, latest);
   saved_step_ = checkpoint.step;
   log_ << "resuming " << dir_.string() << " from step " << checkpoint.step << "\n";
   return checkpoint;
 }
 
-void Run::TrainUntilStopped(Trainer& trainer, ReplayBuffer& buffer, ModelSource& models,
-                            const SelfPlayStats& stats, const SelfPlayThreads& selfplay,
-                            const std::atomic<bool>& stop) {
-  double trained = static_cast<double>(trainer.step()) * config_.batch_size;
-  const auto time_up = [&] {
-    return (config_.minutes > 0 && Since(start_) >= config_.minutes * 60) ||
-           (config_.steps > 0 && trainer.step() >= config_.steps);
-  };
-  while (!stop.load() && !selfplay.stopped() && !time_up()) {
-    const double allowed = config_.samples_per_position * buffer.seen();
-    if (buffer.size() < static_cast<std::size_t>(config_.min_positions) ||
-        trained + config_.batch_size > allowed) {
-      std::this_thread::sleep_for(std::chrono::milliseconds(20));
-    } else {
-      Attempt("training step " + std::to_string(trainer.step() + 1), [&] {
-        losses_.Add(trainer.Step(buffer.Draw(config_.batch_size, rng_)));
-      });
+// The trainer's random state, for an exact resume (RestoreRunState reads it back).
+nlohmann::json Run::RunState() const {
+  const std::uint64_t* state = rng_.state();
+  return {{"rng", {state[0], state[1], state[2], state[3]}}};
+}
+
+void Run::RestoreRunState(const nn::Checkpoint& checkpoint, const fs::path& path) {
+  const auto rng = checkpoint.metadata.find("rng");
+  if (rng == checkpoint.metadata.end()) return;  // an older checkpoint: the seed's stream
+  const auto is_unsigned = [](const auto& v) { return v.is_number_unsigned(); };
+  if (!rng->is_array() || rng->size() != 4 || !std::all_of(rng->begin(), rng->end(), is_unsigned)) {
+    throw core::InputError("checkpoint " + path.string() +
+                           ": bad run state: rng must be 4 unsigned integers");
+  }
+  const auto state = rng->get<std::vector<std::uint64_t>>();
+  rng_.set_state(state.data());
+}
+
+void Run::StartSelfPlay() {
+  PublishFirstModel();
+  selfplay_.emplace(config_, models_, *buffer_, stats_, trainer_->step());
+}
+
+void Run::PublishFirstModel() {
+  const fs::path best = CheckpointPath("best.ckpt");
+  if (config_.eval_gate > 0 && fs::exists(best)) {
+    nn::Checkpoint gated = nn::LoadCheckpoint(best.string(), config_.net);
+    models_.Publish(gated.net, gated.step);
+  } else {
+    models_.Publish(trainer_->net(), trainer_->step());
+  }
+}
+
+void Run::TrainUntilStopped(const std::atomic<bool>& stop) {
+  double trained = static_cast<double>(trainer_->step()) * config_.batch_size;
+  while (!stop.load() && !selfplay_->stopped() && !TimeUp()) {
+    if (CanTrain(trained)) {
+      TrainStep();
       trained += config_.batch_size;
-      if (trainer.step() % config_.checkpoint_every == 0) {
-        SaveCheckpoint(trainer, buffer);
-        Evaluate(trainer, models);
-      } else if (trainer.step() % config_.publish_every == 0 && config_.eval_gate == 0) {
-        models.Publish(trainer.net(), trainer.step());
-      }
+    } else {
+      std::this_thread::sleep_for(std::chrono::milliseconds(20));
     }
     if (Since(start_) - last_report_time_ >= (interactive_ ? 1.0 : 10.0)) {
-      Report(trainer, buffer, stats, losses_, false);
+      Report(/*final_line=*/false);
       losses_ = LossMeans{};
     }
   }
 }
 
-RunSummary Run::Execute(const std::atomic<bool>& stop) {
-  const nn::Checkpoint checkpoint = Resume();
-  Trainer trainer(config_, checkpoint, CheckpointPath("latest.ckpt").string());
-  WindowConfig window;
-  window.growing = config_.window == "growing";
-  window.min = config_.window_min;
-  window.max = config_.window_max;
-  window.exponent = config_.window_exponent;
-  window.shard_positions = config_.shard_positions;
-  ReplayBuffer buffer((dir_ / "replay").string(), window, config_.rules.size);
-  if (checkpoint.net) {
-    log_ << "replay: " << buffer.games() << " games, " << buffer.seen() << " positions ("
-         << buffer.size() << " in the window)\n";
-  } else {
-    SaveCheckpoint(trainer, buffer);
-  }
+bool Run::TimeUp() const {
+  return (config_.minutes > 0 && Since(start_) >= config_.minutes * 60) ||
+         (config_.steps > 0 && trainer_->step() >= config_.steps);
+}
 
-  evaluation_ = std::make_unique<CheckpointEvaluation>(config_, dir_.string());
-  ModelSource models(config_.inference);
-  const fs::path best = CheckpointPath("best.ckpt");
-  if (config_.eval_gate > 0 && fs::exists(best)) {  // gating: self-play's model passed the gate
-    nn::Checkpoint gated = nn::LoadCheckpoint(best.string(), config_.net);
-    models.Publish(gated.net, gated.step);
-  } else {
-    models.Publish(trainer.net(), trainer.step());
+// Enough positions in the buffer, and the samples drawn stay within
+// samples_per_position per position generated.
+bool Run::CanTrain(double trained) const {
+  const double allowed = config_.samples_per_position * buffer_->seen();
+  return buffer_->size() >= static_cast<std::size_t>(config_.min_positions) &&
+         trained + config_.batch_size <= allowed;
+}
+
+// One step, then a checkpoint (and evaluation) or a new model for self-play when due.
+void Run::TrainStep() {
+  Attempt("training step " + std::to_string(trainer_->step() + 1), [&] {
+    losses_.Add(trainer_->Step(buffer_->Draw(config_.batch_size, rng_)));
+  });
+  const std::int64_t step = trainer_->step();
+  if (step % config_.checkpoint_every == 0) {
+    SaveCheckpoint();
+    Evaluate();
+  } else if (step % config_.publish_every == 0 && config_.eval_gate == 0) {
+    models_.Publish(trainer_->net(), step);
   }
-  SelfPlayStats stats;
-  // Declared after what the threads use, so that they are joined before it goes.
-  SelfPlayThreads selfplay(config_, models, buffer, stats, trainer.step());
-  TrainUntilStopped(trainer, buffer, models, stats, selfplay, stop);
-  selfplay.Stop();
-  selfplay.RethrowError();
-  SaveCheckpoint(trainer, buffer);
-  Report(trainer, buffer, stats, losses_, true);
-  return RunSummary{trainer.step(), buffer.games(), buffer.seen(), Since(start_)};
+}
+
+void Run::SaveCheckpoint() {
+  const std::int64_t step = trainer_->step();
+  if (step == saved_step_) return;  // e.g. the last step was a checkpoint step
+  Attempt("checkpoint at step " + std::to_string(step), [&] {
+    buffer_->Flush();
+    const std::string bytes = nn::SerializeCheckpoint(trainer_->net(), step, &trainer_->optimizer(),
+                                                      config_.rules, RunState());
+    // The step's own copy first: latest.ckpt never names a step whose file is missing.
+    core::WriteFileAtomically(CheckpointPath(StepName(step) + ".ckpt").string(), bytes,
+                              "checkpoint");
+    core::WriteFileAtomically(CheckpointPath("latest.ckpt").string(), bytes, "checkpoint");
+  });
+  saved_step_ = step;
+}
+
+void Run::Evaluate() {
+  const std::int64_t step = trainer_->step();
+  const bool gating = config_.eval_gate > 0;
+  if (!EvaluationDue()) {
+    if (!gating) models_.Publish(trainer_->net(), step);
+    return;
+  }
+  const EvaluationReport report = PlayEvaluation(step);
+  if (!gating || report.gate_passed) AdoptModel(step);
+  LogEvaluation(report);
+}
+
+bool Run::EvaluationDue() {
+  return config_.eval_every_checkpoints != 0 &&
+         ++checkpoints_ % config_.eval_every_checkpoints == 0;
+}
+
+EvaluationReport Run::PlayEvaluation(std::int64_t step) {
+  std::int64_t current_step = 0;
+  std::shared_ptr<mcts::Evaluator> current = models_.Current(&current_step);
+  EvaluationReport report;
+  Attempt("evaluation of step " + std::to_string(step), [&] {
+    report = evaluation_->Evaluate(trainer_->net(), step, current, current_step);
+  });
+  return report;
+}
+
+// Self-play takes the evaluated model; with gating it is also kept as best.ckpt, the
+// model self-play resumes from.
+void Run::AdoptModel(std::int64_t step) {
+  models_.Publish(trainer_->net(), step);
+  if (config_.eval_gate > 0) {
+    const fs::path from = CheckpointPath(StepName(step) + ".ckpt");
+    core::WriteFileAtomically(CheckpointPath("best.ckpt").string(),
+                              core::ReadFile(from.string(), "checkpoint"), "checkpoint");
+  }
+}
+
+void Run::LogEvaluation(const EvaluationReport& report) {
+  nlohmann::json line = report.json;
+  line["seconds"] = Since(start_);
+  AppendMetrics({{"eval", line}});
+  const std::string text =
+      "[" + std::to_string(static_cast<long long>(Since(start_))) + "s] " + report.text;
+  log_ << (interactive_ ? "\r" + text + "\033[K\n" : text + "\n") << std::flush;
+}
+
+void Run::ShutDown() {
+  selfplay_->Stop();
+  selfplay_->RethrowError();
+  SaveCheckpoint();
+  Report(/*final_line=*/true);
+}
+
+void Run::Report(bool final_line) {
+  const double now = Since(start_);
+  const Rates rates = TakeRates(now);
+  AppendMetrics(MetricsLine(now, rates));
+  const std::string text = ProgressLine(now, rates);
+  if (interactive_ && !final_line) {
+    log_ << "\r" << text << "\033[K" << std::flush;
+  } else {
+    log_ << (interactive_ ? "\r" : "") << text << "\n" << std::flush;
+  }
+}
+
+Run::Rates Run::TakeRates(double now) {
+  const double dt = std::max(1e-9, now - last_report_time_);
+  const std::uint64_t positions = stats_.positions.load(), playouts = stats_.playouts.load();
+  const Rates rates{(positions - last_positions_) / dt, (playouts - last_playouts_) / dt};
+  last_report_time_ = now;
+  last_positions_ = positions;
+  last_playouts_ = playouts;
+  return rates;
+}
+
+nlohmann::json Run::MetricsLine(double now, const Rates& rates) const {
+  nlohmann::json line = {
+      {"seconds", now},          {"step", trainer_->step()},
+      {"games", buffer_->games()}, {"positions", buffer_->seen()},
+      {"buffer", buffer_->size()}, {"window", buffer_->WindowSize()},
+      {"positions_per_second", rates.positions}, {"playouts_per_second", rates.playouts},
+      {"learning_rate", trainer_->LearningRate()},
+      {"resigned", stats_.resigned.load()},
+      {"resign_checks", stats_.resign_checks.load()},
+      {"resign_false_positives", stats_.resign_false_positives.load()}};
+  if (losses_.count > 0) line["loss"] = losses_.Json();
+  return line;
+}
+
+std::string Run::ProgressLine(double now, const Rates& rates) const {
+  char loss_text[96] = "no training steps";
+  if (losses_.count > 0) {
+    const nlohmann::json mean = losses_.Json();
+    std::snprintf(loss_text, sizeof loss_text, "loss %.3f (policy %.3f value %.3f)",
+                  mean["total"].get<double>(), mean["policy"].get<double>(),
+                  mean["value"].get<double>());
+  }
+  const std::int64_t step = trainer_->step();
+  const double to_checkpoint = std::max(
+      0.0, config_.checkpoint_every - static_cast<double>(step % config_.checkpoint_every));
+  char text[320];
+  std::snprintf(text, sizeof text,
+                "[%6.0fs] step %lld | games %llu | positions %llu (%.0f/s) | playouts %.0f/s | "
+                "%s | checkpoint in %.0f steps",
+                now, static_cast<long long>(step),
+                static_cast<unsigned long long>(buffer_->games()),
+                static_cast<unsigned long long>(buffer_->seen()), rates.positions,
+                rates.playouts, loss_text, to_checkpoint);
+  return text;
+}
+
+void Run::AppendMetrics(const nlohmann::json& line) {
+  core::AppendToFile((dir_ / "metrics.jsonl").string(), line.dump() + "\n", "metrics");
 }
 
 }  // namespace

@@ -12,6 +12,7 @@
 // same directory it resumes (model, optimizer, step, replay buffer); after kill -9
 // only the games in flight and the steps since the last checkpoint are lost.
 #include <atomic>
+#include <cstdint>
 #include <ostream>
 #include <string>
 
@@ -27,8 +28,17 @@ struct RunSummary {
 };
 
 // Runs until config.minutes have passed or config.steps are reached (0: no limit), or
-// `stop` is set. Progress goes
-// to `log`: a refreshed status line when `interactive`, plain lines otherwise.
+// `stop` is set. Progress goes to `log`: a refreshed status line when `interactive`,
+// plain lines otherwise.
+// Threads: blocks the calling thread, which trains, checkpoints and evaluates; starts
+// config.selfplay_threads self-play threads and joins them all before it returns or
+// throws. `stop` may be set from any thread or a signal handler (it is only loaded);
+// `log` is written by the calling thread only. One run at a time per directory (not
+// checked: two would overwrite each other's files).
+// Errors: a failure (a file that cannot be written, a failing training step, a
+// self-play thread's error) throws std::runtime_error "<what> failed: <why>" after
+// self-play has stopped, the last checkpoint kept; a checkpoint of other rules or a
+// damaged one throws core::InputError naming the file.
 RunSummary RunTraining(const TrainingConfig& config, const std::string& run_dir,
                        const std::atomic<bool>& stop, std::ostream& log, bool interactive);
 

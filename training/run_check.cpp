@@ -28,6 +28,58 @@ bool EndsWith(const std::string& s, const std::string& tail) {
   return s.size() >= tail.size() && s.compare(s.size() - tail.size(), tail.size(), tail) == 0;
 }
 
+// Loads every checkpoint; the board size of latest.ckpt's rules (0: unknown).
+int CheckCheckpoints(const fs::path& dir, RunCheck& check) {
+  int board_size = 0;
+  for (const fs::path& file : Files(dir)) {
+    const std::string name = file.filename().string();
+    if (EndsWith(name, ".tmp")) {
+      check.leftovers.push_back(file.string());
+    } else if (EndsWith(name, ".ckpt")) {
+      const nn::Checkpoint checkpoint = nn::LoadCheckpoint(file.string());
+      ++check.checkpoints;
+      if (name == "latest.ckpt") {
+        check.step = checkpoint.step;
+        if (checkpoint.rules) board_size = checkpoint.rules->size;
+      }
+    }
+  }
+  return board_size;
+}
+
+// Reads every shard back; the positions ever added when the newest was written.
+std::uint64_t CheckShards(const fs::path& dir, int board_size, RunCheck& check) {
+  std::uint64_t shard_seen = 0;
+  for (const fs::path& file : Files(dir)) {
+    const std::string name = file.filename().string();
+    if (EndsWith(name, ".tmp")) {
+      check.leftovers.push_back(file.string());
+    } else if (name.rfind("shard-", 0) == 0 && EndsWith(name, ".bin")) {
+      const Shard shard = ParseShard(core::ReadFile(file.string(), "replay shard"), file.string(),
+                                     board_size);
+      ++check.shards;
+      check.games = std::max(check.games, shard.games);
+      shard_seen = std::max(shard_seen, shard.seen);
+    }
+  }
+  return shard_seen;
+}
+
+// Reads the journal back, counting the games a resume would take from it.
+void CheckJournal(const fs::path& path, int board_size, std::uint64_t shard_seen,
+                  RunCheck& check) {
+  if (!fs::exists(path)) return;
+  const std::string bytes = core::ReadFile(path.string(), "replay journal");
+  const Journal journal = ParseJournal(bytes, path.string(), board_size);
+  check.torn_journal_bytes = bytes.size() - journal.valid_bytes;
+  for (const JournalGame& game : journal.games) {
+    if (game.seen_before < shard_seen) continue;  // already in a shard
+    ++check.games;
+    ++check.journal_games;
+    check.positions += game.samples.size();
+  }
+}
+
 }  // namespace
 
 nlohmann::json RunCheck::Json() const {
@@ -45,46 +97,10 @@ RunCheck CheckRunDir(const std::string& dir) {
   const fs::path root(dir);
   if (!fs::is_directory(root)) throw core::InputError("run " + dir + ": not a directory");
   RunCheck check;
-  int board_size = 0;
-  for (const fs::path& file : Files(root / "checkpoints")) {
-    const std::string name = file.filename().string();
-    if (EndsWith(name, ".tmp")) {
-      check.leftovers.push_back(file.string());
-    } else if (EndsWith(name, ".ckpt")) {
-      const nn::Checkpoint checkpoint = nn::LoadCheckpoint(file.string());
-      ++check.checkpoints;
-      if (name == "latest.ckpt") {
-        check.step = checkpoint.step;
-        if (checkpoint.rules) board_size = checkpoint.rules->size;
-      }
-    }
-  }
-  std::uint64_t shard_seen = 0;
-  for (const fs::path& file : Files(root / "replay")) {
-    const std::string name = file.filename().string();
-    if (EndsWith(name, ".tmp")) {
-      check.leftovers.push_back(file.string());
-    } else if (name.rfind("shard-", 0) == 0 && EndsWith(name, ".bin")) {
-      const Shard shard = ParseShard(core::ReadFile(file.string(), "replay shard"), file.string(),
-                                     board_size);
-      ++check.shards;
-      check.games = std::max(check.games, shard.games);
-      shard_seen = std::max(shard_seen, shard.seen);
-    }
-  }
+  const int board_size = CheckCheckpoints(root / "checkpoints", check);
+  const std::uint64_t shard_seen = CheckShards(root / "replay", board_size, check);
   check.positions = shard_seen;
-  const fs::path journal_path = root / "replay" / "journal.bin";
-  if (fs::exists(journal_path)) {
-    const std::string bytes = core::ReadFile(journal_path.string(), "replay journal");
-    const Journal journal = ParseJournal(bytes, journal_path.string(), board_size);
-    check.torn_journal_bytes = bytes.size() - journal.valid_bytes;
-    for (const JournalGame& game : journal.games) {
-      if (game.seen_before < shard_seen) continue;  // already in a shard
-      ++check.games;
-      ++check.journal_games;
-      check.positions += game.samples.size();
-    }
-  }
+  CheckJournal(root / "replay" / "journal.bin", board_size, shard_seen, check);
   return check;
 }
 

@@ -1,5 +1,6 @@
 #include "training/trainer.h"
 
+#include <algorithm>
 #include <cmath>
 
 #include "core/fault.h"
@@ -7,37 +8,75 @@
 #include "nn/inference.h"
 
 namespace othello::training {
+namespace {
+
+// A minibatch's tensors on the host, filled one record at a time.
+class HostBatch {
+ public:
+  HostBatch(std::int64_t count, int size)
+      : area_(size * size),
+        input_(torch::empty({count, nn::kInputPlanes, size, size})),
+        policy_(torch::empty({count, area_ + 1})),
+        policy_weight_(torch::empty({count})),
+        wdl_(torch::empty({count, 3})),
+        ownership_(torch::empty({count, area_})),
+        disc_(torch::empty({count})) {}
+
+  // Writes `s` as record `i`.
+  void Write(std::int64_t i, const Sample& s) {
+    nn::EncodePosition(s.ToPosition(), input_.data_ptr<float>() + i * nn::kInputPlanes * area_);
+    float* policy = policy_.data_ptr<float>() + i * (area_ + 1);
+    for (int a = 0; a <= area_; ++a) policy[a] = s.policy[a] / 65535.0f;
+    policy_weight_.data_ptr<float>()[i] = s.has_policy ? 1.0f : 0.0f;
+    for (int k = 0; k < 3; ++k) wdl_.data_ptr<float>()[i * 3 + k] = s.wdl[k] / 65535.0f;
+    float* ownership = ownership_.data_ptr<float>() + i * area_;
+    for (int sq = 0; sq < area_; ++sq) ownership[sq] = s.ownership[sq];
+    disc_.data_ptr<float>()[i] = static_cast<float>(s.final_margin) / area_;
+  }
+
+  Minibatch To(const torch::Device& device) const {
+    Minibatch batch;
+    batch.input = input_.to(device);
+    batch.targets.policy = policy_.to(device);
+    batch.targets.policy_weight = policy_weight_.to(device);
+    batch.targets.wdl = wdl_.to(device);
+    batch.targets.ownership = ownership_.to(device);
+    batch.targets.disc_difference = disc_.to(device);
+    return batch;
+  }
+
+ private:
+  const int area_;
+  torch::Tensor input_, policy_, policy_weight_, wdl_, ownership_, disc_;
+};
+
+std::unique_ptr<torch::optim::Optimizer> MakeOptimizer(const TrainingConfig& config,
+                                                       nn::OthelloNet& net) {
+  switch (config.optimizer) {
+    case Optimizer::kSgd:
+      return std::make_unique<torch::optim::SGD>(net->parameters(),
+                                                 torch::optim::SGDOptions(config.learning_rate)
+                                                     .momentum(config.momentum)
+                                                     .weight_decay(config.weight_decay));
+    case Optimizer::kAdamW:
+      return std::make_unique<torch::optim::AdamW>(
+          net->parameters(),
+          torch::optim::AdamWOptions(config.learning_rate).weight_decay(config.weight_decay));
+  }
+  return nullptr;  // not reached
+}
+
+// The cosine schedule's factor `t` of the way (0..1) to its end: 1 down to 5%.
+double CosineFactor(double t) { return 0.05 + 0.95 * 0.5 * (1 + std::cos(M_PI * t)); }
+
+}  // namespace
 
 Minibatch Collate(const std::vector<Sample>& samples, const torch::Device& device) {
-  const auto b = static_cast<std::int64_t>(samples.size());
-  const int size = samples.front().size, area = size * size;
-  torch::Tensor input = torch::empty({b, nn::kInputPlanes, size, size});
-  torch::Tensor policy = torch::empty({b, area + 1}), policy_weight = torch::empty({b});
-  torch::Tensor wdl = torch::empty({b, 3}), ownership = torch::empty({b, area});
-  torch::Tensor disc = torch::empty({b});
-  float* in = input.data_ptr<float>();
-  float* p = policy.data_ptr<float>();
-  float* pw = policy_weight.data_ptr<float>();
-  float* v = wdl.data_ptr<float>();
-  float* own = ownership.data_ptr<float>();
-  float* d = disc.data_ptr<float>();
-  for (std::int64_t i = 0; i < b; ++i) {
-    const Sample& s = samples[i];
-    nn::EncodePosition(s.ToPosition(), in + i * nn::kInputPlanes * area);
-    for (int a = 0; a <= area; ++a) p[i * (area + 1) + a] = s.policy[a] / 65535.0f;
-    pw[i] = s.has_policy ? 1.0f : 0.0f;
-    for (int k = 0; k < 3; ++k) v[i * 3 + k] = s.wdl[k] / 65535.0f;
-    for (int sq = 0; sq < area; ++sq) own[i * area + sq] = s.ownership[sq];
-    d[i] = static_cast<float>(s.final_margin) / area;
+  HostBatch batch(static_cast<std::int64_t>(samples.size()), samples.front().size);
+  for (std::size_t i = 0; i < samples.size(); ++i) {
+    batch.Write(static_cast<std::int64_t>(i), samples[i]);
   }
-  Minibatch batch;
-  batch.input = input.to(device);
-  batch.targets.policy = policy.to(device);
-  batch.targets.policy_weight = policy_weight.to(device);
-  batch.targets.wdl = wdl.to(device);
-  batch.targets.ownership = ownership.to(device);
-  batch.targets.disc_difference = disc.to(device);
-  return batch;
+  return batch.To(device);
 }
 
 Trainer::Trainer(const TrainingConfig& config, nn::Checkpoint checkpoint,
@@ -46,28 +85,21 @@ Trainer::Trainer(const TrainingConfig& config, nn::Checkpoint checkpoint,
   net_ = checkpoint.net ? checkpoint.net : nn::OthelloNet(config.net);
   step_ = checkpoint.step;
   net_->to(device_);
-  if (config.optimizer == "adamw") {
-    optimizer_ = std::make_unique<torch::optim::AdamW>(
-        net_->parameters(),
-        torch::optim::AdamWOptions(config.learning_rate).weight_decay(config.weight_decay));
-  } else {
-    optimizer_ = std::make_unique<torch::optim::SGD>(
-        net_->parameters(), torch::optim::SGDOptions(config.learning_rate)
-                                .momentum(config.momentum)
-                                .weight_decay(config.weight_decay));
-  }
+  optimizer_ = MakeOptimizer(config, net_);
   nn::RestoreOptimizer(checkpoint, *optimizer_, source);
 }
 
 double LearningRateAt(const TrainingConfig& config, std::int64_t step) {
   const double base = config.learning_rate;
   if (step < config.warmup_steps) return base * (step + 1) / config.warmup_steps;
-  if (config.lr_schedule == "cosine") {
-    const double t = std::min(1.0, static_cast<double>(step - config.warmup_steps) /
-                                       config.lr_schedule_steps);
-    return base * (0.05 + 0.95 * 0.5 * (1 + std::cos(M_PI * t)));
+  switch (config.lr_schedule) {
+    case LrSchedule::kConstant:
+      return base;
+    case LrSchedule::kCosine:
+      return base * CosineFactor(std::min(1.0, static_cast<double>(step - config.warmup_steps) /
+                                                   config.lr_schedule_steps));
   }
-  return base;
+  return base;  // not reached
 }
 
 double Trainer::LearningRate() const { return LearningRateAt(config_, step_); }
@@ -83,7 +115,9 @@ nn::LossTerms Trainer::Step(const std::vector<Sample>& samples) {
   optimizer_->zero_grad();
   nn::LossTerms loss = nn::ComputeLoss(net_->forward(batch.input), batch.targets, config_.loss);
   loss.total.backward();
-  if (config_.grad_clip > 0) torch::nn::utils::clip_grad_norm_(net_->parameters(), config_.grad_clip);
+  if (config_.grad_clip > 0) {
+    torch::nn::utils::clip_grad_norm_(net_->parameters(), config_.grad_clip);
+  }
   optimizer_->step();
   ++step_;
   return loss;

@@ -3,7 +3,8 @@
 // linear warm-up then a constant or cosine learning rate, weight decay, gradient
 // clipping, and the loss of nn/loss.h. Runs on the inference device (CUDA when
 // available) in fp32.
-// Thread safety: one thread drives a Trainer.
+// Thread safety: one thread drives a Trainer; net() and optimizer() are its own, to be
+// read (checkpoints, publishing to self-play) by that thread between steps.
 #include <memory>
 #include <vector>
 

@@ -30,7 +30,7 @@ TEST(TrainingConfig, ReadsEverySectionAndOverrides) {
   EXPECT_EQ(c.search.rules.size, 6);
   EXPECT_EQ(c.net.blocks, 2);
   EXPECT_EQ(c.batch_size, 32);
-  EXPECT_EQ(c.optimizer, "adamw");
+  EXPECT_EQ(c.optimizer, Optimizer::kAdamW);
   EXPECT_FLOAT_EQ(c.loss.ownership, 0.3f);
   EXPECT_EQ(c.search.full_visits, 100u);
   EXPECT_TRUE(c.search.gumbel);

@@ -34,7 +34,7 @@ TEST(Evaluation, ASearchingPlayerBeatsTheRandomPlayerInTheArena) {
 }
 
 // Training's evaluations (and the CLI of a LibTorch build) read checkpoints as model players.
-TEST(Evaluation, ACheckpointPlaysOnlyTheBoardItWasTrainedFor) {
+TEST(Evaluation, ACheckpointPlaysInTheArenaWithTheRulesItWasTrainedFor) {
   const std::filesystem::path dir = std::filesystem::temp_directory_path() / "oz_eval_ckpt";
   std::filesystem::remove_all(dir);
   std::filesystem::create_directories(dir);
@@ -53,17 +53,9 @@ TEST(Evaluation, ACheckpointPlaysOnlyTheBoardItWasTrainedFor) {
   const arena::ArenaPlayer model = arena::MakeArenaPlayer("model:" + path + ",visits=2", defaults);
   ASSERT_TRUE(model.trained.has_value());
   EXPECT_EQ(model.trained->size, 6);
-  arena::ArenaOptions options;  // 8x8
-  std::ostringstream log;
-  try {
-    arena::RunArena({model, arena::MakeArenaPlayer("random")}, options, log);
-    ADD_FAILURE() << "a 6x6 model played 8x8";
-  } catch (const core::InputError& e) {
-    EXPECT_NE(std::string(e.what()).find("player six/v2: the model was trained for 6x6, not 8x8"),
-              std::string::npos)
-        << e.what();
-  }
+  arena::ArenaOptions options;  // the arena refuses other boards (tests/arena/arena_test.cpp)
   options.rules.size = 6;
+  std::ostringstream log;
   EXPECT_EQ(arena::RunArena({model, arena::MakeArenaPlayer("random")}, options, log).games.size(),
             2u);
   std::filesystem::remove_all(dir);

@@ -35,7 +35,7 @@ std::vector<Sample> Game(int length, int tag) {
 
 TEST(ReplayBuffer, FixedWindowKeepsTheNewestPositions) {
   WindowConfig window;
-  window.growing = false;
+  window.kind = ReplayWindow::kFixed;
   window.max = 100;
   window.shard_positions = 30;
   ReplayBuffer buffer(TempDir("fixed"), window);
@@ -62,7 +62,7 @@ TEST(ReplayBuffer, GrowingWindowGrowsWithThePositionsSeen) {
 TEST(ReplayBuffer, ResumesFromItsShardsAndDropsOldOnes) {
   const std::string dir = TempDir("resume");
   WindowConfig window;
-  window.growing = false;
+  window.kind = ReplayWindow::kFixed;
   window.max = 100;
   window.shard_positions = 25;
   {

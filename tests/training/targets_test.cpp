@@ -108,13 +108,13 @@ TEST(LearningRate, WarmsUpThenFollowsTheSchedule) {
   TrainingConfig config;
   config.learning_rate = 0.1;
   config.warmup_steps = 10;
-  config.lr_schedule = "constant";
+  config.lr_schedule = LrSchedule::kConstant;
   EXPECT_DOUBLE_EQ(LearningRateAt(config, 0), 0.01);
   EXPECT_DOUBLE_EQ(LearningRateAt(config, 4), 0.05);
   EXPECT_DOUBLE_EQ(LearningRateAt(config, 9), 0.1);
   EXPECT_DOUBLE_EQ(LearningRateAt(config, 10), 0.1);
   EXPECT_DOUBLE_EQ(LearningRateAt(config, 1000000), 0.1);
-  config.lr_schedule = "cosine";
+  config.lr_schedule = LrSchedule::kCosine;
   config.lr_schedule_steps = 100;
   EXPECT_DOUBLE_EQ(LearningRateAt(config, 9), 0.1);  // warm-up first
   EXPECT_DOUBLE_EQ(LearningRateAt(config, 10), 0.1);
