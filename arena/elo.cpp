@@ -46,11 +46,13 @@ Tally Count(const std::vector<ScoredGame>& games) {
   return t;
 }
 
-void CheckConnected(const Tally& t, int anchor) {
+// Every player must be linked by games to one of `roots` (the anchor, or the players
+// whose ratings are fixed).
+void CheckConnected(const Tally& t, const std::vector<int>& roots, const std::string& what) {
   const int n = static_cast<int>(t.names.size());
   std::vector<bool> seen(n, false);
-  std::vector<int> stack = {anchor};
-  seen[anchor] = true;
+  std::vector<int> stack = roots;
+  for (const int root : roots) seen[root] = true;
   while (!stack.empty()) {
     const int i = stack.back();
     stack.pop_back();
@@ -63,18 +65,23 @@ void CheckConnected(const Tally& t, int anchor) {
     if (!seen[i]) missing += (missing.empty() ? "" : ", ") + t.names[i];
   }
   if (!missing.empty()) {
-    throw core::InputError("cannot rate " + missing + ": no games connect them to the anchor '" +
-                           t.names[anchor] + "'");
+    throw core::InputError("cannot rate " + missing + ": no games connect them to " + what);
   }
 }
 
-}  // namespace
-
-std::vector<Rating> FitElo(const std::vector<ScoredGame>& games, const EloOptions& options) {
-  if (games.empty()) throw core::InputError("no finished games to rate");
-  Tally t = Count(games);
-  const Tally raw = t;  // the games themselves, before the prior
-  const int n = static_cast<int>(t.names.size());
+// The players held at a rating (in nats): the fixed ones that played, or the anchor at 0.
+std::map<int, double> HeldRatings(Tally& t, const EloOptions& options) {
+  std::map<int, double> held;
+  if (!options.fixed.empty()) {
+    std::vector<int> roots;
+    for (const auto& [name, elo] : options.fixed) {
+      const auto it = t.index.find(name);
+      if (it != t.index.end()) held[it->second] = elo / kEloPerNat, roots.push_back(it->second);
+    }
+    if (roots.empty()) throw core::InputError("no game against a player of the fixed ladder");
+    CheckConnected(t, roots, "the fixed ladder");
+    return held;
+  }
   int anchor = 0;
   if (!options.anchor.empty()) {
     auto it = t.index.find(options.anchor);
@@ -85,7 +92,19 @@ std::vector<Rating> FitElo(const std::vector<ScoredGame>& games, const EloOption
   } else if (t.index.count("random")) {
     anchor = t.index["random"];
   }
-  CheckConnected(t, anchor);
+  CheckConnected(t, {anchor}, "the anchor '" + t.names[anchor] + "'");
+  held[anchor] = 0;
+  return held;
+}
+
+}  // namespace
+
+std::vector<Rating> FitElo(const std::vector<ScoredGame>& games, const EloOptions& options) {
+  if (games.empty()) throw core::InputError("no finished games to rate");
+  Tally t = Count(games);
+  const Tally raw = t;  // the games themselves, before the prior
+  const int n = static_cast<int>(t.names.size());
+  const std::map<int, double> held = HeldRatings(t, options);
   // The prior: virtual draws between every pair that met.
   for (int i = 0; i < n; ++i) {
     for (int j = 0; j < n; ++j) {
@@ -95,13 +114,18 @@ std::vector<Rating> FitElo(const std::vector<ScoredGame>& games, const EloOption
       }
     }
   }
-  // Free parameters: every player but the anchor (ratings in nats).
+  // Free parameters: every player not held (ratings in nats).
   std::vector<int> free;
+  Eigen::VectorXd r = Eigen::VectorXd::Zero(n);
   for (int i = 0; i < n; ++i) {
-    if (i != anchor) free.push_back(i);
+    const auto it = held.find(i);
+    if (it == held.end()) {
+      free.push_back(i);
+    } else {
+      r(i) = it->second;
+    }
   }
   const int m = static_cast<int>(free.size());
-  Eigen::VectorXd r = Eigen::VectorXd::Zero(n);
   Eigen::MatrixXd information = Eigen::MatrixXd::Zero(m, m);
   for (int iter = 0; iter < 100 && m > 0; ++iter) {
     Eigen::VectorXd gradient = Eigen::VectorXd::Zero(m);
@@ -192,6 +216,50 @@ std::string FormatLadder(const std::vector<Rating>& ratings) {
     out << line;
   }
   return out.str();
+}
+
+std::map<std::string, double> ReadLadderCsv(const std::string& path) {
+  std::ifstream in(path);
+  if (!in) throw core::InputError("ladder " + path + ": cannot be read");
+  std::map<std::string, double> ladder;
+  std::string line;
+  for (int number = 1; std::getline(in, line); ++number) {
+    if (!line.empty() && line.back() == '\r') line.pop_back();
+    if (number == 1 || line.empty() || line[0] == '#') continue;  // the header, comments
+    const auto fail = [&](const std::string& why) {
+      throw core::InputError("ladder " + path + " line " + std::to_string(number) + ": " + why);
+    };
+    std::string name;
+    std::size_t at = 0;
+    if (line[0] == '"') {  // a quoted name, "" for a quote
+      for (at = 1; at < line.size(); ++at) {
+        if (line[at] == '"' && at + 1 < line.size() && line[at + 1] == '"') {
+          name += '"', ++at;
+        } else if (line[at] == '"') {
+          break;
+        } else {
+          name += line[at];
+        }
+      }
+      if (at >= line.size()) fail("unterminated quoted name");
+      ++at;
+    } else {
+      at = line.find(',');
+      name = line.substr(0, at);
+    }
+    if (at >= line.size() || line[at] != ',') fail("expected player,elo,...");
+    const std::string rest = line.substr(at + 1);
+    char* end = nullptr;
+    const double elo = std::strtod(rest.c_str(), &end);
+    if (end == rest.c_str() || (*end && *end != ',') || !std::isfinite(elo) ||
+        std::abs(elo) > 1e5) {
+      fail("the rating of '" + name + "' is not a number");
+    }
+    if (name.empty()) fail("a player without a name");
+    if (!ladder.emplace(name, elo).second) fail("player '" + name + "' is listed twice");
+  }
+  if (ladder.empty()) throw core::InputError("ladder " + path + ": no players in it");
+  return ladder;
 }
 
 std::string LadderCsv(const std::vector<Rating>& ratings) {

@@ -2,6 +2,8 @@
 #include <cmath>
 #include <filesystem>
 #include <fstream>
+#include <functional>
+#include <map>
 #include <sstream>
 
 #include <gtest/gtest.h>
@@ -228,24 +230,34 @@ TEST(PlayerSpec, WithoutLibTorchACheckpointIsRefusedClearly) {
 }
 
 // Games drawn from known ratings; the fit must find them within its intervals.
-TEST(Elo, RecoversKnownRatings) {
-  const std::map<std::string, double> truth = {
-      {"a", 0}, {"b", 150}, {"c", 400}, {"d", -200}, {"e", 700}};
-  core::Rng rng(42);
-  std::vector<ScoredGame> games;
+// Games between the players of `truth` (`games` for each pair that `plays` allows),
+// drawn from the Bradley-Terry model with some draws.
+std::vector<ScoredGame> SimulatedGames(
+    const std::map<std::string, double>& truth, int games, std::uint64_t seed,
+    const std::function<bool(const std::string&, const std::string&)>& plays) {
+  core::Rng rng(seed);
+  std::vector<ScoredGame> out;
   for (const auto& [x, rx] : truth) {
     for (const auto& [y, ry] : truth) {
-      if (x >= y) continue;
-      for (int g = 0; g < 1500; ++g) {
+      if (x >= y || !plays(x, y)) continue;
+      for (int g = 0; g < games; ++g) {
         const double p = 1 / (1 + std::pow(10.0, (ry - rx) / 400));
         // Some draws; the expected score is the model's p.
         const double draw = 0.3 * std::min(p, 1 - p);
         const double u = (rng.Next() >> 11) * 0x1.0p-53;
         const double score = u < p - draw / 2 ? 1.0 : u < p + draw / 2 ? 0.5 : 0.0;
-        games.push_back(g % 2 ? ScoredGame{x, y, score} : ScoredGame{y, x, 1 - score});
+        out.push_back(g % 2 ? ScoredGame{x, y, score} : ScoredGame{y, x, 1 - score});
       }
     }
   }
+  return out;
+}
+
+TEST(Elo, RecoversKnownRatings) {
+  const std::map<std::string, double> truth = {
+      {"a", 0}, {"b", 150}, {"c", 400}, {"d", -200}, {"e", 700}};
+  const std::vector<ScoredGame> games =
+      SimulatedGames(truth, 1500, 42, [](const std::string&, const std::string&) { return true; });
   EloOptions options;
   options.anchor = "a";
   const auto ratings = FitElo(games, options);
@@ -262,6 +274,68 @@ TEST(Elo, RecoversKnownRatings) {
     EXPECT_NEAR(r.elo, expected, std::max(25.0, r.ci95)) << r.name;
     EXPECT_EQ(r.games, 6000);
   }
+}
+
+// A new player against a ladder whose ratings are held: only its rating is fitted.
+TEST(Elo, ANewPlayerIsPlacedOnAFixedLadder) {
+  const std::map<std::string, double> ladder = {{"a", 0}, {"b", 150}, {"c", 400}, {"d", -200}};
+  std::map<std::string, double> truth = ladder;
+  truth["new"] = 300;
+  const std::vector<ScoredGame> games = SimulatedGames(
+      truth, 400, 7, [](const std::string& x, const std::string& y) { return x == "new" || y == "new"; });
+  EloOptions options;
+  options.fixed = ladder;
+  options.fixed["absent"] = 900;  // a ladder player that did not play is ignored
+  const auto ratings = FitElo(games, options);
+  ASSERT_EQ(ratings.size(), 5u);
+  for (const Rating& r : ratings) {
+    if (r.name == "new") {
+      EXPECT_GT(r.ci95, 10);
+      EXPECT_LT(r.ci95, 60);
+      EXPECT_NEAR(r.elo, 300, std::max(25.0, r.ci95));
+      EXPECT_EQ(r.games, 1600);
+    } else {
+      EXPECT_NEAR(r.elo, ladder.at(r.name), 1e-9) << r.name;  // held
+      EXPECT_EQ(r.ci95, 0) << r.name;
+    }
+  }
+  options.fixed = {{"x", 0}};
+  EXPECT_THROW(FitElo(games, options), core::InputError);  // nobody of the ladder played
+}
+
+TEST(Elo, LadderFilesRoundTripAndBadLinesAreNamed) {
+  const fs::path dir = TempDir("ladder");
+  fs::create_directories(dir);
+  std::vector<Rating> ratings(3);
+  ratings[0].name = "rhino4";
+  ratings[0].elo = 812.5;
+  ratings[1].name = "a, \"quoted\" one";
+  ratings[1].elo = -12.25;
+  ratings[2].name = "random";
+  const std::string path = (dir / "ladder.csv").string();
+  const std::map<std::string, double> expected = {
+      {"rhino4", 812.5}, {"a, \"quoted\" one", -12.25}, {"random", 0}};
+  std::ofstream(path) << LadderCsv(ratings) << "# made by: othello-zero elo ...\n";
+  EXPECT_EQ(ReadLadderCsv(path), expected);
+  const std::vector<std::pair<std::string, std::string>> bad = {
+      {"player,elo\nrandom,abc\n", "line 2: the rating of 'random' is not a number"},
+      {"player,elo\nrandom\n", "line 2: expected player,elo"},
+      {"player,elo\n\"open,1\n", "line 2: unterminated quoted name"},
+      {"player,elo\nx,1\nx,2\n", "line 3: player 'x' is listed twice"},
+      {"player,elo\n", "no players in it"},
+  };
+  for (const auto& [text, message] : bad) {
+    std::ofstream(path, std::ios::trunc) << text;
+    try {
+      ReadLadderCsv(path);
+      ADD_FAILURE() << text << " was accepted";
+    } catch (const core::InputError& e) {
+      EXPECT_NE(std::string(e.what()).find(message), std::string::npos) << e.what();
+      EXPECT_NE(std::string(e.what()).find(path), std::string::npos) << e.what();
+    }
+  }
+  EXPECT_THROW(ReadLadderCsv((dir / "none.csv").string()), core::InputError);
+  fs::remove_all(dir);
 }
 
 TEST(Elo, UnbeatenPlayersStayFiniteAndErrorsAreClear) {

@@ -1,0 +1,91 @@
+#!/usr/bin/env bash
+# The strength benchmark: places a model on the project's fixed ladder (random, greedy,
+# alpha-beta at depths 2/4/6, GRhino levels 1-4; their ratings are stored in
+# scripts/ladder/ladder.csv with the command that measured them) and prints its rating
+# with a 95% interval and its score against each opponent; writes OUT/strength.json and
+# OUT/strength.png.
+#
+#   scripts/strength.sh --minutes 60                     train from scratch (quickstart), then rate
+#   scripts/strength.sh --minutes 60 --config configs/quickstart.yaml --set train.lr=0.01
+#   scripts/strength.sh --checkpoint runs/quickstart/checkpoints/latest.ckpt
+#   scripts/strength.sh --model model.ozm --games 40
+#
+# The model searches a fixed budget (--playouts, default 200, one thread) and also plays
+# its raw policy (one playout); every match is --games games (default 20) from distinct
+# random 4-ply openings, each with both colours. --level5 K adds K games against GRhino
+# level 5 (minutes a game; reported, not on the ladder). OUT defaults to
+# runs/strength-<date>; training writes OUT/run, the exported model is OUT/model.ozm.
+# --ladder FILE rates on another ladder CSV (as `othello-zero elo --csv` writes).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+source scripts/deps.sh
+
+minutes="" config=configs/quickstart.yaml checkpoint="" model="" games=20 playouts=200
+level5=0 parallel=$(nproc) out="" sets=() ladder=scripts/ladder/ladder.csv
+while [ $# -gt 0 ]; do
+  case "$1" in
+    --minutes) minutes=$2; shift 2 ;;
+    --config) config=$2; shift 2 ;;
+    --set) sets+=(--set "$2"); shift 2 ;;
+    --checkpoint) checkpoint=$2; shift 2 ;;
+    --model) model=$2; shift 2 ;;
+    --games) games=$2; shift 2 ;;
+    --playouts) playouts=$2; shift 2 ;;
+    --level5) level5=$2; shift 2 ;;
+    --parallel) parallel=$2; shift 2 ;;
+    --out) out=$2; shift 2 ;;
+    --ladder) ladder=$2; shift 2 ;;
+    -h|--help) sed -n '2,19p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    *) echo "scripts/strength.sh: unknown argument '$1' (see --help)" >&2; exit 2 ;;
+  esac
+done
+sources=0
+[ -n "$minutes" ] && sources=$((sources + 1))
+[ -n "$checkpoint" ] && sources=$((sources + 1))
+[ -n "$model" ] && sources=$((sources + 1))
+if [ "$sources" -ne 1 ]; then
+  echo "scripts/strength.sh: give one of --minutes M, --checkpoint FILE or --model FILE" >&2
+  exit 2
+fi
+out=${out:-runs/strength-$(date +%Y%m%d-%H%M%S)}
+mkdir -p "$out/games"
+exe=build/cli/othello-zero
+
+oz_install_packages "${OZ_PACKAGES[@]}"
+cmake -S . -B build -G Ninja -DCMAKE_BUILD_TYPE=Release -DOZ_TORCH=ON >/dev/null
+cmake --build build -j "$(nproc)" --target othello-zero
+
+if [ -n "$minutes" ]; then
+  echo "== training $minutes minutes on $config (run directory $out/run)"
+  "$exe" train --config "$config" --run-dir "$out/run" --set "run.minutes=$minutes" "${sets[@]}"
+  checkpoint=$out/run/checkpoints/latest.ckpt
+fi
+if [ -n "$checkpoint" ]; then
+  model=$out/model.ozm
+  "$exe" export "$checkpoint" -o "$model"
+fi
+
+rhino=/usr/games/gtp-rhino
+opponents=(--player random --player greedy --player ab:2 --player ab:4 --player ab:6)
+for level in 1 2 3 4; do
+  opponents+=(--player "rhino$level@gtp:$rhino -l $level")
+done
+match() {  # NAME SPEC GAMES OPPONENTS... (results in $out/games/${json_name:-NAME}.json)
+  local name=$1 spec=$2 count=$3 file=${json_name:-$1}
+  shift 3
+  echo "== $name: $count games against each opponent"
+  "$exe" arena --gauntlet --player "$name@$spec" "$@" --games "$count" --openings random:4 \
+    --parallel "$parallel" --seed 1 --out "$out/games" --json "$out/games/$file.json" \
+    --engine-timeout 600 >"$out/$file.txt"
+  cat "$out/$file.txt"
+}
+match "search$playouts" "model:$model,visits=$playouts,threads=1" "$games" "${opponents[@]}"
+match policy "model:$model,visits=1" "$games" "${opponents[@]}"
+if [ "$level5" -gt 0 ]; then
+  json_name=search$playouts-rhino5 match "search$playouts" "model:$model,visits=$playouts,threads=1" \
+    "$level5" --player "rhino5@gtp:$rhino -l 5"
+fi
+
+echo "== ratings on the fixed ladder ($ladder)"
+"$exe" elo --fixed "$ladder" "$out/games" --csv "$out/elo.csv" >/dev/null
+/usr/bin/python3 scripts/strength_report.py "$out" --ladder "$ladder"

@@ -1,0 +1,32 @@
+# The strength benchmark's rating step end to end (scripts/strength.sh without the
+# training and the slow opponents): a gauntlet with --json, `elo --fixed` on a small
+# ladder, and scripts/strength_report.py's text and JSON.
+include(${CMAKE_CURRENT_LIST_DIR}/common.cmake)
+
+set(out ${WORK}/strength_cli)
+file(REMOVE_RECURSE ${out})
+file(MAKE_DIRECTORY ${out}/games)
+file(WRITE ${out}/ladder.csv "player,elo,ci95,games,score\nrandom,0,0,10,0.1\ngreedy,150,0,10,0.5\n# a comment\n")
+run_ok("games appended" arena --gauntlet --player ab:2 --player random --player greedy --games 4
+       --out ${out}/games --json ${out}/games/ab2.json)
+run_ok("alphabeta2 .*random +0\\.0 +0\\.0" elo --fixed ${out}/ladder.csv ${out}/games
+       --csv ${out}/elo.csv)
+run_fails("ladder .*none.csv: cannot be read" elo --fixed ${out}/none.csv ${out}/games)
+run_fails("excludes|--anchor" elo --fixed ${out}/ladder.csv --anchor random ${out}/games)
+execute_process(COMMAND ${PYTHON} ${SCRIPTS}/strength_report.py ${out} --ladder ${out}/ladder.csv
+                OUTPUT_VARIABLE report ERROR_VARIABLE err RESULT_VARIABLE rc)
+if(NOT rc EQUAL 0 OR NOT report MATCHES "alphabeta2: -?[0-9]+ \\+- [0-9]+ Elo on the ladder \\(8 games\\)")
+  message(FATAL_ERROR "strength_report.py failed (${rc}):\n${report}${err}")
+endif()
+if(NOT report MATCHES "vs greedy +\\(    150\\)")
+  message(FATAL_ERROR "strength_report.py: no score against greedy:\n${report}")
+endif()
+file(READ ${out}/strength.json json)
+string(JSON player GET "${json}" models 0 player)
+string(JSON games GET "${json}" models 0 games)
+if(NOT player STREQUAL "alphabeta2" OR NOT games EQUAL 8)
+  message(FATAL_ERROR "strength.json: expected alphabeta2 with 8 games:\n${json}")
+endif()
+if(NOT EXISTS ${out}/strength.png)
+  message(FATAL_ERROR "strength_report.py wrote no strength.png (python3-matplotlib is a project package)")
+endif()
