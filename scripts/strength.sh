@@ -23,6 +23,10 @@ source scripts/deps.sh
 minutes="" config=configs/quickstart.yaml checkpoint="" model="" games=20 playouts=200
 level5=0 parallel=$(nproc) out="" sets=() ladder=scripts/ladder/ladder.csv
 while [ $# -gt 0 ]; do
+  if [ "${1#--}" != "$1" ] && [ "$1" != --help ] && [ $# -lt 2 ]; then
+    echo "scripts/strength.sh: $1 needs a value (see --help)" >&2
+    exit 2
+  fi
   case "$1" in
     --minutes) minutes=$2; shift 2 ;;
     --config) config=$2; shift 2 ;;
@@ -48,6 +52,11 @@ if [ "$sources" -ne 1 ]; then
   exit 2
 fi
 out=${out:-runs/strength-$(date +%Y%m%d-%H%M%S)}
+if [ -e "$out/games/games.ggf" ]; then
+  echo "scripts/strength.sh: $out already holds benchmark games (they would be counted twice):" \
+    "give another --out" >&2
+  exit 2
+fi
 mkdir -p "$out/games"
 exe=build/cli/othello-zero
 
