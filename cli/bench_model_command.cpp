@@ -21,19 +21,10 @@ struct BenchModelOptions {
 
 // A model of the given shape with small random weights (speed does not depend on them).
 nn::ModelFile RandomModel(const BenchModelOptions& opt) {
-  nn::ModelFile model;
-  model.net.blocks = opt.blocks;
-  model.net.channels = opt.channels;
-  model.net.Validate();
-  core::Rng rng(1);
-  for (const auto& [name, shape] : nn::ModelTensorShapes(model.net)) {
-    std::size_t count = 1;
-    for (int d : shape) count *= d;
-    nn::ModelTensor tensor{shape, std::vector<float>(count)};
-    for (float& v : tensor.values) v = static_cast<float>(rng.Uniform() - 0.5) * 0.1f;
-    model.tensors[name] = std::move(tensor);
-  }
-  return model;
+  nn::NetConfig net;
+  net.blocks = opt.blocks;
+  net.channels = opt.channels;
+  return nn::RandomModelFile(net);
 }
 
 double Elapsed(std::chrono::steady_clock::time_point since) {

@@ -9,6 +9,7 @@
 #include "core/checksum.h"
 #include "core/error.h"
 #include "core/file_io.h"
+#include "core/hash.h"
 #include "nn/binary_io.h"
 #include "nn/json_fields.h"
 #include "nn/rules_json.h"
@@ -67,6 +68,22 @@ std::map<std::string, std::vector<int>> ModelTensorShapes(const NetConfig& net) 
   AddLinear(shapes, "disc_fc", net.value_hidden, 1);
   AddConv(shapes, "ownership_conv", c, 1, 1);
   return shapes;
+}
+
+ModelFile RandomModelFile(const NetConfig& net, const core::Rules& rules, std::uint64_t seed) {
+  ModelFile model;
+  model.net = net;
+  model.net.Validate();
+  model.rules = rules;
+  core::Rng rng(seed);
+  for (const auto& [name, shape] : ModelTensorShapes(model.net)) {
+    std::size_t count = 1;
+    for (int d : shape) count *= d;
+    ModelTensor tensor{shape, std::vector<float>(count)};
+    for (float& v : tensor.values) v = static_cast<float>(rng.Uniform() - 0.5) * 0.1f;
+    model.tensors[name] = std::move(tensor);
+  }
+  return model;
 }
 
 void WriteModelFile(const std::string& path, const ModelFile& model) {

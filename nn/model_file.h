@@ -42,6 +42,11 @@ struct ModelFile {
 // The tensors a configuration needs, with their shapes (after BN folding).
 std::map<std::string, std::vector<int>> ModelTensorShapes(const NetConfig& net);
 
+// A model of `net`'s shape with small random weights in [-0.05, 0.05) (benchmarks and
+// tests: speed and the file format do not depend on the weights).
+ModelFile RandomModelFile(const NetConfig& net, const core::Rules& rules = {},
+                          std::uint64_t seed = 1);
+
 // Writes atomically (core/file_io.h).
 void WriteModelFile(const std::string& path, const ModelFile& model);
 ModelFile ReadModelFile(const std::string& path);

@@ -29,23 +29,12 @@ fs::path TempDir(const std::string& name) {
 // An exported model of a tiny network with small random weights, written without
 // LibTorch (what `othello-zero export` writes, as far as the arena can tell).
 void WriteTinyModel(const std::string& path, const core::Rules& rules) {
-  nn::ModelFile model;
-  model.net.blocks = 1;
-  model.net.channels = 8;
-  model.net.head_channels = 4;
-  model.net.value_hidden = 8;
-  model.rules = rules;
-  model.step = 3;
-  core::Rng rng(12345);
-  for (const auto& [name, shape] : nn::ModelTensorShapes(model.net)) {
-    nn::ModelTensor& tensor = model.tensors[name];
-    tensor.shape = shape;
-    std::size_t count = 1;
-    for (const int d : shape) count *= static_cast<std::size_t>(d);
-    tensor.values.resize(count);
-    for (float& v : tensor.values) v = static_cast<float>(rng.Next() % 2001) / 1e4f - 0.1f;
-  }
-  nn::WriteModelFile(path, model);
+  nn::NetConfig tiny;
+  tiny.blocks = 1;
+  tiny.channels = 8;
+  tiny.head_channels = 4;
+  tiny.value_hidden = 8;
+  nn::WriteModelFile(path, nn::RandomModelFile(tiny, rules, /*seed=*/12345));
 }
 
 TEST(Arena, EveryOpeningIsPlayedTwiceWithColoursSwapped) {
