@@ -241,4 +241,19 @@ SearchResult RunSearch(TreeSearch& search, Evaluator& evaluator, const SearchLim
 void RunSearchesBatched(const std::vector<TreeSearch*>& searches, Evaluator& evaluator,
                         int leaves_per_search);
 
+// What one RunSearchRound keeps between calls (kept by the caller to spare allocations).
+struct SearchRoundBuffers {
+  EvalBatch batch;
+  std::vector<LeafBuffer> leaves;
+  std::vector<int> offsets;
+};
+
+// One round of RunSearchesBatched: gathers up to leaves_per_search leaves from every
+// search not yet Done(), evaluates them as one batch and applies them. Returns how
+// many searches were not Done() (0: nothing was gathered). Self-play calls it in a
+// loop and starts each game's next move as soon as its search is done, so that every
+// round's batch stays full.
+int RunSearchRound(const std::vector<TreeSearch*>& searches, Evaluator& evaluator,
+                   int leaves_per_search, SearchRoundBuffers& buffers);
+
 }  // namespace othello::mcts

@@ -56,26 +56,33 @@ SearchResult RunSearch(TreeSearch& search, Evaluator& evaluator, const SearchLim
   return search.Finish(ply);
 }
 
+int RunSearchRound(const std::vector<TreeSearch*>& searches, Evaluator& evaluator,
+                   int leaves_per_search, SearchRoundBuffers& buffers) {
+  EvalBatch& batch = buffers.batch;
+  buffers.leaves.resize(searches.size());
+  buffers.offsets.resize(searches.size());
+  batch.Clear();
+  int active = 0;
+  for (std::size_t i = 0; i < searches.size(); ++i) {
+    buffers.leaves[i].Clear();
+    if (searches[i]->Done()) continue;
+    ++active;
+    buffers.offsets[i] = batch.size();
+    searches[i]->Gather(batch, buffers.leaves[i], leaves_per_search);
+  }
+  if (batch.size() > 0) evaluator.Evaluate(batch);
+  for (std::size_t i = 0; i < searches.size(); ++i) {
+    if (buffers.leaves[i].size() > 0) {
+      searches[i]->Apply(batch, buffers.offsets[i], buffers.leaves[i]);
+    }
+  }
+  return active;
+}
+
 void RunSearchesBatched(const std::vector<TreeSearch*>& searches, Evaluator& evaluator,
                         int leaves_per_search) {
-  EvalBatch batch;
-  std::vector<LeafBuffer> leaves(searches.size());
-  std::vector<int> offsets(searches.size());
-  while (true) {
-    batch.Clear();
-    bool any = false;
-    for (std::size_t i = 0; i < searches.size(); ++i) {
-      leaves[i].Clear();
-      if (searches[i]->Done()) continue;
-      any = true;
-      offsets[i] = batch.size();
-      searches[i]->Gather(batch, leaves[i], leaves_per_search);
-    }
-    if (!any) return;
-    if (batch.size() > 0) evaluator.Evaluate(batch);
-    for (std::size_t i = 0; i < searches.size(); ++i) {
-      if (leaves[i].size() > 0) searches[i]->Apply(batch, offsets[i], leaves[i]);
-    }
+  SearchRoundBuffers buffers;
+  while (RunSearchRound(searches, evaluator, leaves_per_search, buffers) > 0) {
   }
 }
 

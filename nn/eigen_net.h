@@ -1,16 +1,22 @@
 #pragma once
 // The network's forward pass in plain C++ with Eigen, from an exported model file: play
-// needs no LibTorch. Activations are [channels, batch * squares] matrices; a 3x3
-// convolution is one matrix product with the im2col patches. Outputs are turned into
+// needs no LibTorch. Activations live in a zero-padded grid of squares, each square's
+// channels contiguous; a 3x3 convolution is an AVX2+FMA kernel over that grid (Eigen
+// products on CPUs without AVX2/FMA or for widths not a multiple of 8), large batches
+// run in chunks that stay in the L2 cache. Outputs are turned into
 // probabilities exactly as the LibTorch evaluator does (softmax over N*N+1 moves and
 // over win/draw/loss; tanh ownership; disc difference scaled to the board).
 //
 // EigenEvaluator puts it behind the mcts Evaluator interface, computing synchronously
-// in Submit() on the calling thread (Eigen's products use one thread each); a cache
-// goes in front of it (mcts::CachingEvaluator).
+// in Submit() on the calling thread (one thread each: no hand-off, no thread pool);
+// a cache goes in front of it (mcts::CachingEvaluator). With random symmetries (self-
+// play's inference.random_symmetry) each position is evaluated in one of the board's
+// 8 symmetries, drawn at random, and the outputs mapped back.
 // Thread safety: EigenNet is immutable after construction, so Forward() may run on
-// many threads at once; EigenEvaluator shares it (shared_ptr) and keeps no other
-// state, so Submit/Wait may too.
+// many threads at once; EigenEvaluator shares it (shared_ptr) and keeps only an atomic
+// counter besides, so Submit/Wait may too.
+#include <atomic>
+#include <cstdint>
 #include <memory>
 #include <vector>
 
@@ -42,13 +48,17 @@ class EigenNet {
 
 class EigenEvaluator : public mcts::Evaluator {
  public:
-  explicit EigenEvaluator(std::shared_ptr<const EigenNet> net);
+  explicit EigenEvaluator(std::shared_ptr<const EigenNet> net, bool random_symmetry = false,
+                          std::uint64_t seed = 0);
   // Computes every output (a failure is rethrown by Wait).
   void Submit(mcts::EvalBatch& batch) override;
   void Wait(mcts::EvalBatch& batch) override { batch.WaitDone(); }
 
  private:
   std::shared_ptr<const EigenNet> net_;
+  const bool random_symmetry_;
+  const std::uint64_t seed_;
+  std::atomic<std::uint64_t> calls_{0};
 };
 
 }  // namespace othello::nn

@@ -4,6 +4,7 @@
 #include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <set>
 
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
@@ -12,6 +13,7 @@
 #include "core/checksum.h"
 #include "core/file_io.h"
 #include "core/rules.h"
+#include "core/symmetry.h"
 #include "mcts/eval_cache.h"
 #include "nn/binary_io.h"
 #include "nn/eigen_net.h"
@@ -112,6 +114,50 @@ TEST(ModelFile, EigenEvaluatorServesTheSearchWithACache) {
   evaluator.Evaluate(batch);
   EXPECT_NEAR(batch.output(0).win + batch.output(0).draw + batch.output(0).loss, 1.0, 1e-5);
   EXPECT_EQ(batch.output(0).policy, batch.output(1).policy);
+}
+
+// Self-play's random symmetries on the Eigen path: each evaluation is the plain one of
+// one of the 8 transformed positions, mapped back to the position's squares.
+TEST(ModelFile, EigenEvaluatorWithRandomSymmetriesMapsOutputsBack) {
+  OthelloNet net = RandomNet(Tiny(1, 8), 9);
+  auto eigen = std::make_shared<EigenNet>(ExportModel(net, core::Rules{}, 0));
+  core::Position position = core::Position::Standard(8);
+  position = position.Play(core::LowestSquare(position.LegalMoves()));  // not symmetric any more
+  EigenEvaluator plain(eigen);
+  std::vector<mcts::EvalOutput> expected;
+  for (int s = 0; s < core::kNumSymmetries; ++s) {
+    mcts::EvalBatch one;
+    one.Add(core::TransformPosition(position, s));
+    plain.Evaluate(one);
+    mcts::EvalOutput mapped = one.output(0);
+    for (int sq = 0; sq < 64; ++sq) {
+      mapped.policy[sq] = one.output(0).policy[core::TransformSquare(sq, 8, s)];
+      mapped.ownership[sq] = one.output(0).ownership[core::TransformSquare(sq, 8, s)];
+    }
+    expected.push_back(mapped);
+  }
+  EigenEvaluator symmetric(eigen, /*random_symmetry=*/true, /*seed=*/3);
+  std::set<int> seen;
+  for (int round = 0; round < 8; ++round) {
+    mcts::EvalBatch batch;
+    for (int i = 0; i < 8; ++i) batch.Add(position);
+    symmetric.Evaluate(batch);
+    for (int i = 0; i < 8; ++i) {
+      const mcts::EvalOutput& o = batch.output(i);
+      int match = -1;
+      for (int s = 0; s < core::kNumSymmetries && match < 0; ++s) {
+        bool same = std::abs(o.win - expected[s].win) < 1e-5;
+        for (int sq = 0; sq <= 64 && same; ++sq) {
+          same = std::abs(o.policy[sq] - expected[s].policy[sq]) < 1e-5 &&
+                 (sq == 64 || std::abs(o.ownership[sq] - expected[s].ownership[sq]) < 1e-5);
+        }
+        if (same) match = s;
+      }
+      ASSERT_GE(match, 0) << "round " << round << " position " << i;
+      seen.insert(match);
+    }
+  }
+  EXPECT_GT(seen.size(), 4u);  // the symmetries are drawn, not fixed
 }
 
 TEST(ModelFile, DamagedFilesGiveClearErrors) {
