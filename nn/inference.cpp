@@ -1,5 +1,7 @@
 #include "nn/inference.h"
 
+#include <dlfcn.h>
+
 #include <algorithm>
 #include <thread>
 
@@ -50,6 +52,14 @@ int DefaultCpuThreads(int max_batch) {
   // batches; all cores pay, behind the server too, from batches of 32 up.
   const int cores = std::max(1u, std::thread::hardware_concurrency());
   return max_batch < 32 ? 1 : cores;
+}
+
+bool SetBlasThreads(int threads) {
+  using SetThreads = void (*)(int);
+  auto* set = reinterpret_cast<SetThreads>(dlsym(RTLD_DEFAULT, "openblas_set_num_threads"));
+  if (!set) return false;
+  set(std::max(1, threads));
+  return true;
 }
 
 namespace {

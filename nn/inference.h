@@ -29,6 +29,9 @@ namespace othello::nn {
 struct InferenceOptions {
   std::string device = "auto";     // auto (CUDA when available), cpu, cuda, cuda:N
   std::string precision = "auto";  // auto (bf16 on CUDA, fp32 on CPU), fp32, fp16, bf16
+  // Self-play's network (training/self_play.h): auto (eigen on the CPU, else torch),
+  // torch or eigen.
+  std::string backend = "auto";
   int max_batch = 0;               // 0: 32 on the CPU, 256 on CUDA (measured, see README)
   int max_wait_us = 1000;
   int threads = 0;                 // LibTorch CPU threads (0: the measured default)
@@ -43,6 +46,11 @@ struct InferenceOptions {
 torch::Device ResolveDevice(const std::string& device);
 // The default number of LibTorch CPU threads (see README: measured on 2 cores).
 int DefaultCpuThreads(int max_batch);
+// Sets the thread count of OpenBLAS's own worker pool, when LibTorch's BLAS is OpenBLAS
+// (Debian's; found at run time, so another BLAS is left alone). Returns whether it was
+// set. OpenBLAS starts one worker per core and they spin in sched_yield between calls:
+// next to busy self-play and trainer threads that was 8% of all CPU time (perf, README).
+bool SetBlasThreads(int threads);
 
 class NetEvaluator : public mcts::Evaluator {
  public:

@@ -1,5 +1,8 @@
 #include "training/config.h"
 
+#include <algorithm>
+#include <filesystem>
+
 #include "core/error.h"
 #include "core/notation.h"
 #include "training/config_reader.h"
@@ -93,8 +96,9 @@ void ReadOptimizer(ConfigReader& r, TrainingConfig& c) {
   c.weight_decay = r.Double("train.weight_decay", c.weight_decay, 0, 1);
   c.warmup_steps = r.Int("train.warmup_steps", c.warmup_steps, 0, 1 << 30);
   c.lr_schedule = r.Choice("train.lr_schedule", c.lr_schedule, kLrScheduleNames);
-  c.lr_schedule_steps = r.Int("train.lr_schedule_steps", c.lr_schedule_steps, 1, 1 << 30);
+  c.lr_schedule_steps = r.Int("train.lr_schedule_steps", c.lr_schedule_steps, 0, 1 << 30);
   c.grad_clip = r.Double("train.grad_clip", c.grad_clip, 0, 1e6);
+  c.train_threads = r.Int("train.threads", c.train_threads, 0, 1024);
 }
 
 void ReadLossWeights(ConfigReader& r, nn::LossWeights& loss) {
@@ -146,6 +150,7 @@ void ReadInference(ConfigReader& r, nn::InferenceOptions& o) {
     Reject(r, "inference.device", o.device, "expected auto, cpu, cuda or cuda:N");
   }
   o.precision = r.String("inference.precision", o.precision, {"auto", "fp32", "fp16", "bf16"});
+  o.backend = r.String("inference.backend", o.backend, {"auto", "torch", "eigen"});
   o.max_batch = r.Int("inference.max_batch", o.max_batch, 0, 1 << 16);
   o.max_wait_us = r.Int("inference.max_wait_us", o.max_wait_us, 0, 10000000);
   o.threads = r.Int("inference.threads", o.threads, 0, 1024);
@@ -159,6 +164,20 @@ void ReadEval(ConfigReader& r, TrainingConfig& c) {
   c.eval_games = r.Int("eval.games", c.eval_games, 2, 100000);
   c.eval_visits = r.Int("eval.visits", c.eval_visits, 1, 1 << 20);
   c.eval_opponents = r.StringList("eval.opponents", c.eval_opponents);
+  std::vector<std::string> opponents;
+  for (const std::string& spec : c.eval_opponents) {
+    if (spec != "ladder") {
+      opponents.push_back(spec);
+      continue;
+    }
+    for (const std::string& player : LadderOpponents(c.rules.size)) opponents.push_back(player);
+  }
+  c.eval_opponents = opponents;
+  c.eval_ladder = r.Path("eval.ladder", c.eval_ladder);
+  if (!c.eval_ladder.empty() && c.rules.size != 8) {
+    Reject(r, "eval.ladder", c.eval_ladder, "the fixed ladder rates 8x8 players only");
+  }
+  c.eval_max_share = r.Double("eval.max_share", c.eval_max_share, 0, 1);
   c.eval_previous = r.Int("eval.previous", c.eval_previous, 0, 100);
   c.eval_gate = r.Double("eval.gate", c.eval_gate, 0, 1);
 }
@@ -181,6 +200,11 @@ TrainingConfig Read(ConfigReader& r, const std::vector<std::string>& overrides) 
   ReadInference(r, c.inference);
   ReadEval(r, c);
   ReadRun(r, c);
+  if (c.lr_schedule == LrSchedule::kCosine && c.lr_schedule_steps == 0 && c.minutes <= 0 &&
+      c.steps <= 0) {
+    Reject(r, "train.lr_schedule_steps", "0",
+           "a schedule over the run's length needs run.minutes or run.steps");
+  }
   r.Finish();
   return c;
 }
@@ -197,6 +221,30 @@ TrainingConfig ParseTrainingConfig(const std::string& yaml, const std::string& n
                                    const std::vector<std::string>& overrides) {
   ConfigReader reader = ConfigReader::FromString(yaml, name);
   return Read(reader, overrides);
+}
+
+std::vector<std::string> LadderOpponents(int board_size) {
+  if (board_size != 8) return {"random", "greedy", "ab:2", "ab:4"};
+  std::vector<std::string> players = {"ab:2", "ab:4", "ab:6"};
+  const std::string rhino = "/usr/games/gtp-rhino";
+  if (std::filesystem::exists(rhino)) {
+    for (int level = 1; level <= 3; ++level) {
+      const std::string n = std::to_string(level);
+      players.push_back("rhino" + n + "@gtp:" + rhino + " -l " + n);
+    }
+  }
+  return players;
+}
+
+TrainingConfig WithCpuThreads(TrainingConfig config, unsigned cores) {
+  const int n = static_cast<int>(std::max(1u, cores));
+  if (config.inference.threads == 0) {
+    config.inference.threads = std::max(1, n / 2 / config.selfplay_threads);
+  }
+  if (config.train_threads == 0) {
+    config.train_threads = std::max(1, n - config.selfplay_threads * config.inference.threads);
+  }
+  return config;
 }
 
 }  // namespace othello::training

@@ -84,8 +84,11 @@ struct TrainingConfig {
   double weight_decay = 1e-4;
   int warmup_steps = 100;
   LrSchedule lr_schedule = LrSchedule::kConstant;
-  int lr_schedule_steps = 100000;  // cosine: steps to the minimum
+  // cosine: steps to the minimum; 0: over the run's length, run.minutes of training
+  // (counted across resumes) or else run.steps
+  int lr_schedule_steps = 100000;
   double grad_clip = 1.0;
+  int train_threads = 0;  // train.threads: LibTorch CPU threads of the trainer (0: auto)
   double samples_per_position = 4.0;  // training samples drawn per generated position
   int min_positions = 2000;           // positions in the buffer before training starts
   int publish_every = 50;             // steps between new models for self-play
@@ -100,28 +103,48 @@ struct TrainingConfig {
 
   // eval.*: after checkpoints, the new model (a search of `eval_visits` playouts) plays
   // `eval_games` games against each fixed opponent (player specs, see
-  // arena/player_spec.h) and against the last `eval_previous` evaluated checkpoints;
-  // the games go to RUN/eval/games.ggf and the Elo ratings fitted to all of them to
-  // metrics.jsonl.
+  // arena/player_spec.h, or "ladder": kLadderOpponents) and against the last
+  // `eval_previous` evaluated checkpoints; the games go to RUN/eval/games.ggf and the Elo
+  // ratings fitted to all of them to metrics.jsonl. With `eval_ladder` (a ladder CSV,
+  // `othello-zero elo`'s form) the ladder's players keep its ratings, so that every
+  // checkpoint is placed on that fixed scale; without, the ratings are anchored on random.
+  // An evaluation due at a checkpoint is skipped when the evaluations so far plus the
+  // last one's duration would pass `eval_max_share` of the run's time.
   // With eval_gate > 0, self-play only takes a new model that scores at least that
   // against the model self-play uses now (AlphaGo Zero's gating).
   int eval_every_checkpoints = 1;  // 0: never
-  int eval_games = 20;             // per opponent
+  int eval_games = 10;             // per opponent
   int eval_visits = 32;
-  std::vector<std::string> eval_opponents = {"random", "greedy"};
+  std::vector<std::string> eval_opponents = {"ladder"};
+  std::string eval_ladder;         // "": no fixed ratings
+  double eval_max_share = 0.10;    // 0: no limit
   int eval_previous = 1;
   double eval_gate = 0;            // 0: no gating
 
   // run.*
-  double minutes = 0;      // 0: until stopped
+  double minutes = 0;      // the run's length, counted across resumes (0: until stopped)
   std::int64_t steps = 0;  // stop at this training step (0: no limit)
   std::uint64_t seed = 1;
 };
+
+// eval.opponents' "ladder": the fixed ladder's players that a training evaluation plays
+// (scripts/ladder/: alpha-beta at 2, 4 and 6 plies, and GRhino levels 1-3 where
+// /usr/games/gtp-rhino is installed) on 8x8; on other boards, which GRhino does not
+// play and the ladder does not rate, random, greedy and alpha-beta at 2 and 4 plies.
+std::vector<std::string> LadderOpponents(int board_size);
 
 // Reads `path` with `overrides` ("key.path=value"); throws core::InputError.
 TrainingConfig LoadTrainingConfig(const std::string& path,
                                   const std::vector<std::string>& overrides = {});
 TrainingConfig ParseTrainingConfig(const std::string& yaml, const std::string& name,
                                    const std::vector<std::string>& overrides = {});
+
+// `config` with the automatic CPU thread counts (0) filled in for `cores` cores. The
+// self-play threads and the trainer share the cores: each self-play thread's network
+// gets max(1, cores / 2 / selfplay.threads) LibTorch threads, the trainer what is left
+// (at least 1). On 2 cores that is one thread each: more than one thread per core makes
+// OpenMP's and OpenBLAS's workers spin and yield against each other (a third of the
+// CPU time in the kernel, measured; README "Training speed").
+TrainingConfig WithCpuThreads(TrainingConfig config, unsigned cores);
 
 }  // namespace othello::training

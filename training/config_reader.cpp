@@ -1,5 +1,7 @@
 #include "training/config_reader.h"
 
+#include <filesystem>
+
 #include <algorithm>
 #include <sstream>
 
@@ -34,12 +36,22 @@ ConfigReader::ConfigReader(YAML::Node root, std::string name)
 
 ConfigReader ConfigReader::FromFile(const std::string& path) {
   try {
-    return ConfigReader(YAML::LoadFile(path), path);
+    ConfigReader reader(YAML::LoadFile(path), path);
+    reader.base_dir_ = std::filesystem::path(path).parent_path().string();
+    return reader;
   } catch (const YAML::BadFile&) {
     throw core::InputError("config " + path + ": cannot open the file");
   } catch (const YAML::Exception& e) {
     throw core::InputError("config " + path + ": not valid YAML: " + e.what());
   }
+}
+
+std::string ConfigReader::Path(const std::string& key, const std::string& fallback) {
+  const std::string value = String(key, fallback);
+  if (value.empty() || base_dir_.empty() || std::filesystem::path(value).is_absolute()) {
+    return value;
+  }
+  return (std::filesystem::path(base_dir_) / value).lexically_normal().string();
 }
 
 ConfigReader ConfigReader::FromString(const std::string& text, const std::string& name) {

@@ -43,6 +43,9 @@ class ConfigReader {
   // Throws for every key present in the file or the overrides that was never read.
   void Finish() const;
   const std::string& name() const { return name_; }
+  // A path at `key`: a relative one is taken from the config file's folder (from the
+  // current directory for a config read from a string). "" stays "".
+  std::string Path(const std::string& key, const std::string& fallback);
 
  private:
   // Throws when the top level is not a map of sections.
@@ -61,6 +64,7 @@ class ConfigReader {
 
   YAML::Node root_;
   std::string name_;
+  std::string base_dir_;  // the config file's folder ("" for a string)
   std::set<std::string> read_;
 };
 

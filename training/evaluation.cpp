@@ -9,6 +9,7 @@
 #include "nn/checkpoint.h"
 #include "nn/inference.h"
 #include "nn/model_loader.h"
+#include "training/self_play.h"
 
 namespace othello::training {
 
@@ -33,6 +34,17 @@ std::string StepName(std::int64_t step) {
   char name[32];
   std::snprintf(name, sizeof name, "step-%08lld", static_cast<long long>(step));
   return name;
+}
+
+bool EvaluationBudget::Allows(double run_seconds) {
+  if (share_ <= 0 || seconds_ == 0 || seconds_ + last_ <= share_ * run_seconds) return true;
+  ++skipped_;
+  return false;
+}
+
+void EvaluationBudget::Spent(double seconds) {
+  last_ = seconds;
+  seconds_ += seconds;
 }
 
 namespace {
@@ -63,6 +75,13 @@ std::vector<std::pair<std::int64_t, fs::path>> EarlierCheckpoints(const fs::path
 
 CheckpointEvaluation::CheckpointEvaluation(const TrainingConfig& config, const std::string& run_dir)
     : config_(config), run_dir_(run_dir) {
+  if (!config.eval_ladder.empty()) {
+    try {
+      ladder_ = arena::ReadLadderCsv(config.eval_ladder);
+    } catch (const core::InputError& e) {
+      throw core::InputError(std::string("eval.ladder: ") + e.what());
+    }
+  }
   arena::PlayerDefaults defaults;
   defaults.load_model = nn::LoadModel;  // eval.opponents may name checkpoints
   for (const std::string& spec : config.eval_opponents) {
@@ -87,7 +106,9 @@ EvaluationReport CheckpointEvaluation::Evaluate(nn::OthelloNet& candidate, std::
   std::ostringstream game_log;  // one line per game: not for the training log
   const arena::ArenaSummary summary = arena::RunArena(players, options, game_log);
   EvaluationReport report = Scores(summary, step, current_step);
-  AddRatings(arena::FitElo(arena::ScoredGames(arena::ReadGgfGames({options.out_dir}))),
+  arena::EloOptions elo;
+  elo.fixed = ladder_;  // empty: anchored on random
+  AddRatings(arena::FitElo(arena::ScoredGames(arena::ReadGgfGames({options.out_dir})), elo),
              StepName(step), report);
   return report;
 }
@@ -98,7 +119,7 @@ std::vector<arena::ArenaPlayer> CheckpointEvaluation::Players(
   const nn::InferenceOptions& inference = config_.inference;  // (no result cache in front)
   const play::SearchPlayerOptions search = EvaluationSearch(config_, config_.eval_visits);
   std::vector<arena::ArenaPlayer> players = {arena::SearchArenaPlayer(
-      StepName(step), std::make_shared<nn::NetEvaluator>(candidate, inference), search)};
+      StepName(step), MakeNetEvaluator(candidate, step, inference, config_.rules), search)};
   players.insert(players.end(), fixed_.begin(), fixed_.end());
   bool current_included = false;
   for (const auto& [earlier, path] :
@@ -107,7 +128,8 @@ std::vector<arena::ArenaPlayer> CheckpointEvaluation::Players(
                               std::max(1, config_.eval_every_checkpoints))) {
     nn::Checkpoint checkpoint = nn::LoadCheckpoint(path.string(), config_.net);
     players.push_back(arena::SearchArenaPlayer(
-        StepName(earlier), std::make_shared<nn::NetEvaluator>(checkpoint.net, inference), search));
+        StepName(earlier), MakeNetEvaluator(checkpoint.net, earlier, inference, config_.rules),
+        search));
     current_included |= earlier == current_step;
   }
   if (Gating() && !current_included && current_step != step) {

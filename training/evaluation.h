@@ -3,9 +3,12 @@
 // search of eval.visits playouts, without self-play's noise) plays a gauntlet in the
 // arena against fixed opponents (player specs) and earlier checkpoints. Its games are
 // appended to RUN/eval/games.ggf, Elo ratings are fitted to every game recorded there
-// (anchored on "random" when it plays), and with gating the new model must score at
+// (with eval.ladder, its players held at the ladder's ratings; otherwise anchored on
+// "random" when it plays), and with gating the new model must score at
 // least eval.gate against the model self-play is using before self-play takes it.
 // Thread safety: one thread (the trainer's) calls Evaluate.
+#include <algorithm>
+#include <map>
 #include <memory>
 #include <string>
 
@@ -26,6 +29,24 @@ play::SearchPlayerOptions EvaluationSearch(const TrainingConfig& config, int vis
 
 // "step-00001200", the name of a checkpoint's model in evaluation games.
 std::string StepName(std::int64_t step);
+
+// The time budget of evaluations (eval.max_share): an evaluation may start when what
+// the evaluations took so far plus the last one's duration stays within `share` of the
+// run's time (the first one always may; share 0: no limit).
+class EvaluationBudget {
+ public:
+  explicit EvaluationBudget(double share) : share_(share) {}
+  bool Allows(double run_seconds);  // counts a refusal
+  void Spent(double seconds);
+  double seconds() const { return seconds_; }
+  double Share(double run_seconds) const { return seconds_ / std::max(1e-9, run_seconds); }
+  int skipped() const { return skipped_; }
+
+ private:
+  double share_;
+  double seconds_ = 0, last_ = 0;
+  int skipped_ = 0;
+};
 
 struct EvaluationReport {
   nlohmann::json json;  // step, per-opponent results, ratings, gate
@@ -59,6 +80,7 @@ class CheckpointEvaluation {
   const TrainingConfig& config_;
   std::string run_dir_;
   std::vector<arena::ArenaPlayer> fixed_;
+  std::map<std::string, double> ladder_;  // eval.ladder's held ratings (may be empty)
 };
 
 }  // namespace othello::training

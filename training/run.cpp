@@ -13,6 +13,7 @@
 #include "core/error.h"
 #include "core/file_io.h"
 #include "nn/checkpoint.h"
+#include "nn/inference.h"
 #include "nn/rules_json.h"
 #include "training/evaluation.h"
 #include "training/replay_buffer.h"
@@ -112,8 +113,8 @@ class SelfPlayThreads {
 class Run {
  public:
   Run(const TrainingConfig& config, const std::string& dir, std::ostream& log, bool interactive)
-      : config_(config), dir_(dir), log_(log), interactive_(interactive), rng_(config_.seed),
-        models_(config_.inference) {}
+      : config_(WithCpuThreads(config, std::thread::hardware_concurrency())), dir_(dir), log_(log), interactive_(interactive), rng_(config_.seed),
+        models_(config_.inference, config_.rules) {}
 
   RunSummary Execute(const std::atomic<bool>& stop);
 
@@ -132,10 +133,12 @@ class Run {
 
   void TrainUntilStopped(const std::atomic<bool>& stop);
   bool TimeUp() const;
+  // This run's time, with what earlier sessions of it trained (their checkpoints say).
+  double TrainedSeconds() const { return earlier_seconds_ + Since(start_); }
   bool CanTrain(double trained) const;  // `trained`: samples drawn so far
   void TrainStep();
 
-  void SaveCheckpoint();
+  void SaveCheckpoint(bool final = false);  // final: at the end of the session
   // Evaluates a new checkpoint and publishes it to self-play (with gating: if it passes).
   void Evaluate();
   bool EvaluationDue();  // counts the checkpoint
@@ -163,7 +166,9 @@ class Run {
   const Clock::time_point start_ = Clock::now();
   core::Rng rng_;  // the trainer's sampling generator, saved in every checkpoint
   std::int64_t saved_step_ = -1;  // the step of the last checkpoint written or resumed
+  double earlier_seconds_ = 0;    // trained by earlier sessions of this run
   int checkpoints_ = 0;           // since the start, for eval.every_checkpoints
+  EvaluationBudget budget_{config_.eval_max_share};  // since the start
   LossMeans losses_;              // since the last report
   double last_report_time_ = 0;
   std::uint64_t last_positions_ = 0, last_playouts_ = 0;
@@ -179,6 +184,10 @@ class Run {
 };
 
 RunSummary Run::Execute(const std::atomic<bool>& stop) {
+  const bool blas = nn::SetBlasThreads(config_.train_threads);
+  log_ << "threads: " << config_.selfplay_threads << " self-play x " << config_.inference.threads
+       << " for its network, " << config_.train_threads << " training"
+       << (blas ? " (OpenBLAS: " + std::to_string(config_.train_threads) + ")" : "") << "\n";
   Resume();
   evaluation_.emplace(config_, dir_.string());
   StartSelfPlay();
@@ -221,16 +230,28 @@ nn::Checkpoint Run::LoadLatest() {
   RestoreRunState(checkpoint, latest);
   saved_step_ = checkpoint.step;
   log_ << "resuming " << dir_.string() << " from step " << checkpoint.step << "\n";
+  if (config_.minutes > 0 && earlier_seconds_ >= config_.minutes * 60) {
+    log_ << "the run has trained its run.minutes (" << config_.minutes
+         << "); raise run.minutes (--set run.minutes=N) to train it further\n";
+  }
   return checkpoint;
 }
 
 // The trainer's random state, for an exact resume (RestoreRunState reads it back).
 nlohmann::json Run::RunState() const {
   const std::uint64_t* state = rng_.state();
-  return {{"rng", {state[0], state[1], state[2], state[3]}}};
+  return {{"rng", {state[0], state[1], state[2], state[3]}}, {"seconds", TrainedSeconds()}};
 }
 
 void Run::RestoreRunState(const nn::Checkpoint& checkpoint, const fs::path& path) {
+  const auto seconds = checkpoint.metadata.find("seconds");
+  if (seconds != checkpoint.metadata.end()) {
+    if (!seconds->is_number() || !(seconds->get<double>() >= 0)) {
+      throw core::InputError("checkpoint " + path.string() +
+                             ": bad run state: seconds must be a number >= 0");
+    }
+    earlier_seconds_ = seconds->get<double>();
+  }
   const auto rng = checkpoint.metadata.find("rng");
   if (rng == checkpoint.metadata.end()) return;  // an older checkpoint: the seed's stream
   const auto is_unsigned = [](const auto& v) { return v.is_number_unsigned(); };
@@ -274,7 +295,7 @@ void Run::TrainUntilStopped(const std::atomic<bool>& stop) {
 }
 
 bool Run::TimeUp() const {
-  return (config_.minutes > 0 && Since(start_) >= config_.minutes * 60) ||
+  return (config_.minutes > 0 && TrainedSeconds() >= config_.minutes * 60) ||
          (config_.steps > 0 && trainer_->step() >= config_.steps);
 }
 
@@ -288,6 +309,7 @@ bool Run::CanTrain(double trained) const {
 
 // One step, then a checkpoint (and evaluation) or a new model for self-play when due.
 void Run::TrainStep() {
+  if (config_.minutes > 0) trainer_->SetRunFraction(TrainedSeconds() / (60 * config_.minutes));
   Attempt("training step " + std::to_string(trainer_->step() + 1), [&] {
     losses_.Add(trainer_->Step(buffer_->Draw(config_.batch_size, rng_)));
   });
@@ -300,16 +322,21 @@ void Run::TrainStep() {
   }
 }
 
-void Run::SaveCheckpoint() {
+void Run::SaveCheckpoint(bool final) {
   const std::int64_t step = trainer_->step();
-  if (step == saved_step_) return;  // e.g. the last step was a checkpoint step
+  // The step was saved already (e.g. the last step was a checkpoint step): at the end,
+  // latest.ckpt is still written again for the run's time since (run.minutes).
+  const bool again = step == saved_step_;
+  if (again && !final) return;
   Attempt("checkpoint at step " + std::to_string(step), [&] {
     buffer_->Flush();
     const std::string bytes = nn::SerializeCheckpoint(trainer_->net(), step, &trainer_->optimizer(),
                                                       config_.rules, RunState());
     // The step's own copy first: latest.ckpt never names a step whose file is missing.
-    core::WriteFileAtomically(CheckpointPath(StepName(step) + ".ckpt").string(), bytes,
-                              "checkpoint");
+    if (!again) {
+      core::WriteFileAtomically(CheckpointPath(StepName(step) + ".ckpt").string(), bytes,
+                                "checkpoint");
+    }
     core::WriteFileAtomically(CheckpointPath("latest.ckpt").string(), bytes, "checkpoint");
   });
   saved_step_ = step;
@@ -328,17 +355,31 @@ void Run::Evaluate() {
 }
 
 bool Run::EvaluationDue() {
-  return config_.eval_every_checkpoints != 0 &&
-         ++checkpoints_ % config_.eval_every_checkpoints == 0;
+  if (config_.eval_every_checkpoints == 0 ||
+      ++checkpoints_ % config_.eval_every_checkpoints != 0) {
+    return false;
+  }
+  return budget_.Allows(Since(start_));
 }
 
 EvaluationReport Run::PlayEvaluation(std::int64_t step) {
   std::int64_t current_step = 0;
   std::shared_ptr<mcts::Evaluator> current = models_.Current(&current_step);
   EvaluationReport report;
+  const double began = Since(start_);
   Attempt("evaluation of step " + std::to_string(step), [&] {
     report = evaluation_->Evaluate(trainer_->net(), step, current, current_step);
   });
+  const double took = Since(start_) - began;
+  budget_.Spent(took);
+  const double share = budget_.Share(Since(start_));
+  report.json["eval_seconds"] = took;
+  report.json["eval_share"] = share;
+  report.json["evals_skipped"] = budget_.skipped();
+  char cost[96];
+  std::snprintf(cost, sizeof cost, " | took %.0f s (evaluations: %.1f%% of the run)", took,
+                100 * share);
+  report.text += cost;
   return report;
 }
 
@@ -365,7 +406,7 @@ void Run::LogEvaluation(const EvaluationReport& report) {
 void Run::ShutDown() {
   selfplay_->Stop();
   selfplay_->RethrowError();
-  SaveCheckpoint();
+  SaveCheckpoint(/*final=*/true);
   Report(/*final_line=*/true);
 }
 

@@ -2,8 +2,11 @@
 
 #include <algorithm>
 
+#include "core/error.h"
 #include "core/solver.h"
 #include "mcts/eval_cache.h"
+#include "nn/eigen_net.h"
+#include "nn/export.h"
 
 namespace othello::training {
 namespace {
@@ -14,9 +17,28 @@ std::uint16_t Prob(float p) {
 
 }  // namespace
 
+bool ModelSource::UsesEigen(const nn::InferenceOptions& options) {
+  if (options.backend == "torch") return false;
+  const bool cpu = nn::ResolveDevice(options.device).is_cpu();
+  if (options.backend == "eigen" && !cpu) {
+    throw core::InputError("inference.backend 'eigen' runs on the CPU, not on device '" +
+                           options.device + "'");
+  }
+  return cpu;
+}
+
+std::shared_ptr<mcts::Evaluator> MakeNetEvaluator(nn::OthelloNet& net, std::int64_t step,
+                                                  const nn::InferenceOptions& options,
+                                                  const core::Rules& rules) {
+  if (!ModelSource::UsesEigen(options)) return std::make_shared<nn::NetEvaluator>(net, options);
+  auto eigen = std::make_shared<const nn::EigenNet>(nn::ExportModel(net, rules, step));
+  return std::make_shared<nn::EigenEvaluator>(eigen, options.random_symmetry,
+                                              options.seed ^ static_cast<std::uint64_t>(step));
+}
+
 void ModelSource::Publish(nn::OthelloNet& net, std::int64_t step) {
   std::shared_ptr<mcts::Evaluator> evaluator =
-      mcts::WithCache(std::make_shared<nn::NetEvaluator>(net, options_), options_.cache_entries,
+      mcts::WithCache(MakeNetEvaluator(net, step, options_, rules_), options_.cache_entries,
                       options_.cache_canonical);
   std::lock_guard<std::mutex> lock(mutex_);
   current_ = std::move(evaluator);
@@ -123,61 +145,74 @@ void SelfPlayWorker::FinishGame(Game& game, std::optional<core::Color> resigned)
   stats_.positions.fetch_add(game.records.samples.size(), std::memory_order_relaxed);
 }
 
+void SelfPlayWorker::BeginMove(Game& game, const std::shared_ptr<mcts::Evaluator>& current) {
+  // A newly published model takes over a game at its next move (the tree is kept).
+  if (game.evaluator != current) {
+    game.evaluator = current;
+    game.search = std::make_unique<mcts::TreeSearch>(*game.tree, *current, config_.search,
+                                                     rng_.Next());
+  }
+  game.search->BeginSelfPlayMove();
+}
+
+void SelfPlayWorker::FinishMove(Game& game) {
+  const mcts::SearchResult r = game.search->Finish(game.ply);
+  stats_.playouts.fetch_add(r.playouts, std::memory_order_relaxed);
+  const core::Position& pos = game.tree->root_position();
+  if (!pos.MustPass()) {  // forced passes teach nothing
+    Sample s;
+    s.SetPosition(pos);
+    s.has_policy = r.full_search && !r.policy_target.empty();
+    for (std::size_t a = 0; a < r.policy_target.size(); ++a) s.policy[a] = Prob(r.policy_target[a]);
+    if (r.exact) {
+      s.has_exact = 1;
+      s.exact_score = static_cast<std::int8_t>(r.exact_score);
+    } else if (pos.EmptyCount() <= config_.exact_target_empties) {
+      const core::SolveResult solved = core::SolveExact(pos, config_.rules);
+      if (solved.exact()) {
+        s.has_exact = 1;
+        s.exact_score = static_cast<std::int8_t>(solved.score);
+      }
+    }
+    game.records.samples.push_back(s);
+    game.records.movers.push_back(pos.side_to_move());
+    game.records.search_wdl.insert(game.records.search_wdl.end(), {r.win, r.draw, r.loss});
+  }
+  if (const std::optional<core::Color> resigned = Resigns(game, pos.side_to_move(), r.q)) {
+    FinishGame(game, resigned);
+    StartGame(game);
+    return;
+  }
+  game.tree->Advance(r.move);
+  ++game.ply;
+  if (game.tree->root_position().IsGameOver()) {
+    FinishGame(game, std::nullopt);
+    StartGame(game);
+  }
+}
+
 void SelfPlayWorker::Run(const std::atomic<bool>& stop) {
   std::vector<Game> games(config_.games_per_thread);
-  for (Game& g : games) StartGame(g);
-  std::vector<mcts::TreeSearch*> searches;
-  std::vector<mcts::SearchResult> results(games.size());
+  std::vector<mcts::TreeSearch*> searches(games.size());
+  std::shared_ptr<mcts::Evaluator> current = models_.Current();
+  for (std::size_t i = 0; i < games.size(); ++i) {
+    StartGame(games[i]);
+    BeginMove(games[i], current);
+    searches[i] = games[i].search.get();
+  }
+  // Each game moves as soon as its own search is done, so that every round gathers
+  // leaves from all games (fast and full searches end at different rounds). A model
+  // published mid-search evaluates the rest of that search's leaves; the tree mixes
+  // models anyway, as it is kept from move to move.
+  mcts::SearchRoundBuffers buffers;
   while (!stop.load(std::memory_order_relaxed)) {
-    // A newly published model takes over every game at its next move (the trees are
-    // kept), so that one round's leaves all go to one evaluator.
-    const std::shared_ptr<mcts::Evaluator> current = models_.Current();
-    searches.clear();
-    for (Game& g : games) {
-      if (g.evaluator != current) {
-        g.evaluator = current;
-        g.search = std::make_unique<mcts::TreeSearch>(*g.tree, *current, config_.search,
-                                                      rng_.Next());
-      }
-      g.search->BeginSelfPlayMove();
-      searches.push_back(g.search.get());
-    }
-    mcts::RunSearchesBatched(searches, *current, config_.leaves_per_game);
-    for (Game& g : games) {
-      const mcts::SearchResult r = g.search->Finish(g.ply);
-      stats_.playouts.fetch_add(r.playouts, std::memory_order_relaxed);
-      const core::Position& pos = g.tree->root_position();
-      if (!pos.MustPass()) {  // forced passes teach nothing
-        Sample s;
-        s.SetPosition(pos);
-        s.has_policy = r.full_search && !r.policy_target.empty();
-        for (std::size_t a = 0; a < r.policy_target.size(); ++a) s.policy[a] = Prob(r.policy_target[a]);
-        if (r.exact) {
-          s.has_exact = 1;
-          s.exact_score = static_cast<std::int8_t>(r.exact_score);
-        } else if (pos.EmptyCount() <= config_.exact_target_empties) {
-          const core::SolveResult solved = core::SolveExact(pos, config_.rules);
-          if (solved.exact()) {
-            s.has_exact = 1;
-            s.exact_score = static_cast<std::int8_t>(solved.score);
-          }
-        }
-        g.records.samples.push_back(s);
-        g.records.movers.push_back(pos.side_to_move());
-        g.records.search_wdl.insert(g.records.search_wdl.end(), {r.win, r.draw, r.loss});
-      }
-      const std::optional<core::Color> resigned = Resigns(g, pos.side_to_move(), r.q);
-      if (resigned) {
-        FinishGame(g, resigned);
-        StartGame(g);
-        continue;
-      }
-      g.tree->Advance(r.move);
-      ++g.ply;
-      if (g.tree->root_position().IsGameOver()) {
-        FinishGame(g, std::nullopt);
-        StartGame(g);
-      }
+    current = models_.Current();
+    mcts::RunSearchRound(searches, *current, config_.leaves_per_game, buffers);
+    for (std::size_t i = 0; i < games.size(); ++i) {
+      if (!searches[i]->Done()) continue;
+      FinishMove(games[i]);
+      BeginMove(games[i], current);
+      searches[i] = games[i].search.get();
     }
   }
 }

@@ -29,16 +29,31 @@
 namespace othello::training {
 
 // The model self-play uses: replaced by the trainer, picked up between moves. Each
-// published model is a NetEvaluator, behind a result cache of its own when
-// options.cache_entries > 0.
+// published model is, on the CPU (inference.backend auto or eigen), the exported
+// model's Eigen forward pass run on the self-play thread itself (nn/eigen_net.h: 2x
+// LibTorch's one-thread speed on the quickstart net, and no thread hand-off), else a
+// NetEvaluator (LibTorch, batched, CPU or CUDA); behind a result cache of its own
+// when options.cache_entries > 0.
+// The evaluator of `net` (at `step`) for `options`: the Eigen path or a NetEvaluator,
+// as ModelSource::UsesEigen says; no cache. Training's evaluations use it too.
+std::shared_ptr<mcts::Evaluator> MakeNetEvaluator(nn::OthelloNet& net, std::int64_t step,
+                                                  const nn::InferenceOptions& options,
+                                                  const core::Rules& rules);
+
 class ModelSource {
  public:
-  explicit ModelSource(const nn::InferenceOptions& options) : options_(options) {}
+  ModelSource(const nn::InferenceOptions& options, const core::Rules& rules)
+      : options_(options), rules_(rules) {
+    UsesEigen(options);  // a bad backend fails here, before self-play starts
+  }
+  // Whether `options` run self-play's network on the Eigen path.
+  static bool UsesEigen(const nn::InferenceOptions& options);
   void Publish(nn::OthelloNet& net, std::int64_t step);
   std::shared_ptr<mcts::Evaluator> Current(std::int64_t* step = nullptr) const;
 
  private:
   const nn::InferenceOptions options_;
+  const core::Rules rules_;
   mutable std::mutex mutex_;
   std::shared_ptr<mcts::Evaluator> current_;  // guarded by mutex_
   std::int64_t step_ = 0;                      // guarded by mutex_
@@ -82,6 +97,10 @@ class SelfPlayWorker {
   struct Game;
   void StartGame(Game& game);
   void FinishGame(Game& game, std::optional<core::Color> resigned);
+  // Starts the search of the game's next move, with `current` if a newer model.
+  void BeginMove(Game& game, const std::shared_ptr<mcts::Evaluator>& current);
+  // Records the finished search's sample, plays its move and ends or restarts the game.
+  void FinishMove(Game& game);
   // Updates the resignation state after a search; the side that resigns now, if any.
   std::optional<core::Color> Resigns(Game& game, core::Color mover, float value);
 

@@ -89,24 +89,38 @@ Trainer::Trainer(const TrainingConfig& config, nn::Checkpoint checkpoint,
   nn::RestoreOptimizer(checkpoint, *optimizer_, source);
 }
 
-double LearningRateAt(const TrainingConfig& config, std::int64_t step) {
+double LearningRateAt(const TrainingConfig& config, std::int64_t step, double run_fraction) {
   const double base = config.learning_rate;
   if (step < config.warmup_steps) return base * (step + 1) / config.warmup_steps;
   switch (config.lr_schedule) {
     case LrSchedule::kConstant:
       return base;
-    case LrSchedule::kCosine:
-      return base * CosineFactor(std::min(1.0, static_cast<double>(step - config.warmup_steps) /
-                                                   config.lr_schedule_steps));
+    case LrSchedule::kCosine: {
+      double done = 0;
+      if (config.lr_schedule_steps > 0) {
+        done = static_cast<double>(step - config.warmup_steps) / config.lr_schedule_steps;
+      } else if (config.minutes > 0) {
+        done = run_fraction;
+      } else {  // over run.steps (the config reader refuses neither)
+        done = static_cast<double>(step - config.warmup_steps) /
+               std::max<std::int64_t>(1, config.steps - config.warmup_steps);
+      }
+      return base * CosineFactor(std::clamp(done, 0.0, 1.0));
+    }
   }
   return base;  // not reached
 }
 
-double Trainer::LearningRate() const { return LearningRateAt(config_, step_); }
+double Trainer::LearningRate() const { return LearningRateAt(config_, step_, run_fraction_); }
 
 nn::LossTerms Trainer::Step(const std::vector<Sample>& samples) {
   if (core::InjectFault("train.step")) {
     throw std::runtime_error("injected fault (OZ_FAULT=train.step)");
+  }
+  // OpenMP thread counts are per calling thread: set on the thread that trains.
+  if (device_.is_cpu() && config_.train_threads > 0 &&
+      torch::get_num_threads() != config_.train_threads) {
+    torch::set_num_threads(config_.train_threads);
   }
   const double lr = LearningRate();
   for (auto& group : optimizer_->param_groups()) group.options().set_lr(lr);

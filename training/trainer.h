@@ -28,7 +28,9 @@ Minibatch Collate(const std::vector<Sample>& samples, const torch::Device& devic
 // The learning rate at `step`: a linear warm-up over warmup_steps (from base/warmup to
 // base), then constant, or cosine from base down to 5% of it over lr_schedule_steps
 // (and 5% after that).
-double LearningRateAt(const TrainingConfig& config, std::int64_t step);
+// `run_fraction`: how much of the run's length (run.minutes) is done, for a cosine
+// schedule over the run's length (lr_schedule_steps 0); ignored otherwise.
+double LearningRateAt(const TrainingConfig& config, std::int64_t step, double run_fraction = 0);
 
 class Trainer {
  public:
@@ -38,6 +40,8 @@ class Trainer {
 
   nn::LossTerms Step(const std::vector<Sample>& samples);
   double LearningRate() const;
+  // For a schedule over the run's time: the fraction of run.minutes trained so far.
+  void SetRunFraction(double fraction) { run_fraction_ = fraction; }
 
   std::int64_t step() const { return step_; }
   nn::OthelloNet& net() { return net_; }
@@ -50,6 +54,7 @@ class Trainer {
   nn::OthelloNet net_{nullptr};
   std::unique_ptr<torch::optim::Optimizer> optimizer_;
   std::int64_t step_ = 0;
+  double run_fraction_ = 0;
 };
 
 }  // namespace othello::training

@@ -30,3 +30,28 @@ endif()
 if(NOT EXISTS ${out}/strength.png)
   message(FATAL_ERROR "strength_report.py wrote no strength.png (python3-matplotlib is a project package)")
 endif()
+
+# scripts/plot.py draws the training evaluations' ratings with their intervals by step
+# and by time (metrics.jsonl as training writes it), and a ladder CSV's step-N players.
+set(run ${WORK}/plot_run)
+file(REMOVE_RECURSE ${run})
+file(WRITE ${run}/metrics.jsonl
+     "{\"step\":100,\"seconds\":60,\"positions_per_second\":300,\"playouts_per_second\":5000,\"loss\":{\"total\":3,\"policy\":2,\"value\":0.7,\"ownership\":0.9,\"disc_difference\":0.1}}\n"
+     "{\"eval\":{\"step\":200,\"seconds\":130,\"elo\":400,\"elo_ci95\":90,\"eval_share\":0.08,\"vs\":{\"alphabeta2\":{\"score\":0.6}}}}\n"
+     "{\"step\":300,\"seconds\":180,\"positions_per_second\":310,\"playouts_per_second\":5100,\"loss\":{\"total\":2.8,\"policy\":1.9,\"value\":0.6,\"ownership\":0.8,\"disc_difference\":0.1}}\n"
+     "{\"eval\":{\"step\":400,\"seconds\":250,\"elo\":600,\"elo_ci95\":80,\"eval_share\":0.09,\"vs\":{\"alphabeta2\":{\"score\":0.8}}}}\n")
+file(WRITE ${run}/ladder.csv "player,elo,ci95,games,score\nrandom,0,0,10,0.1\nstep-00000200,420,95,10,0.5\nstep-00000300/visits=8,500,90,10,0.6\n")
+foreach(args "" "--elo;${run}/ladder.csv")
+  execute_process(COMMAND ${PYTHON} ${SCRIPTS}/plot.py ${run} -o ${run}/plot.png ${args}
+                  OUTPUT_VARIABLE out ERROR_VARIABLE err RESULT_VARIABLE rc)
+  if(NOT rc EQUAL 0 OR NOT EXISTS ${run}/plot.png)
+    message(FATAL_ERROR "plot.py ${args} failed (${rc}):\n${out}${err}")
+  endif()
+  file(REMOVE ${run}/plot.png)
+endforeach()
+file(WRITE ${run}/bad.csv "player,elo\nstep-00000200,high\n")
+execute_process(COMMAND ${PYTHON} ${SCRIPTS}/plot.py ${run} -o ${run}/plot.png --elo ${run}/bad.csv
+                OUTPUT_VARIABLE out ERROR_VARIABLE err RESULT_VARIABLE rc)
+if(rc EQUAL 0 OR NOT err MATCHES "bad.csv line 2: not a ladder row")
+  message(FATAL_ERROR "plot.py accepted a bad ladder row (${rc}):\n${out}${err}")
+endif()

@@ -1,8 +1,8 @@
 #include <gtest/gtest.h>
 
-#include <sstream>
-
 #include <filesystem>
+#include <fstream>
+#include <sstream>
 
 #include "arena/player_spec.h"
 #include "nn/checkpoint.h"
@@ -71,6 +71,82 @@ TEST(Evaluation, BadOpponentsAreNamed) {
     EXPECT_NE(std::string(e.what()).find("eval.opponents: player 'ab:x'"), std::string::npos)
         << e.what();
   }
+}
+
+// eval.ladder: the fixed opponents keep the ladder's ratings and the checkpoint is placed
+// among them; the report carries its rating and interval.
+TEST(Evaluation, ACheckpointIsPlacedOnTheFixedLadder) {
+  const std::filesystem::path dir = std::filesystem::temp_directory_path() / "oz_eval_ladder";
+  std::filesystem::remove_all(dir);
+  std::filesystem::create_directories(dir / "run" / "checkpoints");
+  {
+    std::ofstream csv(dir / "ladder.csv");
+    csv << "player,elo,ci95,games,score\nrandom,0,0,8,0.2\ngreedy,90,0,8,0.8\nunplayed,500,0,8,0.5\n";
+  }
+  const std::string yaml = "network: {blocks: 1, channels: 8, head_channels: 4, value_hidden: 8}\n"
+                           "eval: {opponents: [random, greedy], games: 4, visits: 1, previous: 0,"
+                           " ladder: " + (dir / "ladder.csv").string() + "}\n";
+  const TrainingConfig config = ParseTrainingConfig(yaml, "test.yaml");
+  nn::OthelloNet net(config.net);
+  CheckpointEvaluation evaluation(config, (dir / "run").string());
+  const EvaluationReport report = evaluation.Evaluate(net, 200, nullptr, 0);
+  ASSERT_TRUE(report.json.contains("elo")) << report.json.dump();
+  EXPECT_GT(report.json["elo_ci95"].get<double>(), 0);
+  EXPECT_DOUBLE_EQ(report.json["ratings"]["random"].get<double>(), 0);
+  EXPECT_DOUBLE_EQ(report.json["ratings"]["greedy"].get<double>(), 90);
+  EXPECT_FALSE(report.json["ratings"].contains("unplayed"));
+  EXPECT_NE(report.text.find("Elo "), std::string::npos) << report.text;
+  std::filesystem::remove_all(dir);
+}
+
+TEST(Evaluation, TheLadderOpponentsAndTheLadderFile) {
+  const std::filesystem::path dir = std::filesystem::temp_directory_path() / "oz_eval_config";
+  std::filesystem::remove_all(dir);
+  std::filesystem::create_directories(dir / "configs");
+  {
+    std::ofstream yaml(dir / "configs" / "run.yaml");
+    yaml << "eval: {opponents: [ladder, random], ladder: ../ladder/ladder.csv}\n";
+  }
+  const TrainingConfig config = LoadTrainingConfig((dir / "configs" / "run.yaml").string());
+  // Relative to the config file's folder.
+  EXPECT_EQ(config.eval_ladder, (dir / "ladder" / "ladder.csv").string());
+  std::vector<std::string> expected = LadderOpponents(8);
+  expected.push_back("random");
+  EXPECT_EQ(config.eval_opponents, expected);
+  EXPECT_EQ(std::vector<std::string>(expected.begin(), expected.begin() + 3),
+            (std::vector<std::string>{"ab:2", "ab:4", "ab:6"}));
+  EXPECT_EQ(LadderOpponents(8).size(),
+            std::filesystem::exists("/usr/games/gtp-rhino") ? 6u : 3u);
+  EXPECT_EQ(LadderOpponents(6), (std::vector<std::string>{"random", "greedy", "ab:2", "ab:4"}));
+  // The ladder rates 8x8 players only; a missing file is named when evaluation starts.
+  EXPECT_THROW(ParseTrainingConfig("game: {size: 6}\neval: {ladder: x.csv}\n", "t.yaml"),
+               core::InputError);
+  try {
+    CheckpointEvaluation evaluation(config, (dir / "run").string());
+    FAIL() << "a missing ladder file was accepted";
+  } catch (const core::InputError& e) {
+    EXPECT_NE(std::string(e.what()).find("eval.ladder: ladder " + config.eval_ladder),
+              std::string::npos)
+        << e.what();
+  }
+  std::filesystem::remove_all(dir);
+}
+
+TEST(Evaluation, TheBudgetKeepsEvaluationsWithinTheirShareOfTheRun) {
+  EvaluationBudget budget(0.10);
+  EXPECT_TRUE(budget.Allows(5));    // the first one always
+  budget.Spent(30);                 // 30 s of evaluation at 5 s into the run
+  EXPECT_FALSE(budget.Allows(100));  // 30 + 30 > 10 s
+  EXPECT_FALSE(budget.Allows(599));
+  EXPECT_TRUE(budget.Allows(600));   // 60 <= 60
+  budget.Spent(20);
+  EXPECT_NEAR(budget.Share(600), 50.0 / 600, 1e-12);
+  EXPECT_FALSE(budget.Allows(650));  // 50 + 20 > 65
+  EXPECT_TRUE(budget.Allows(700));
+  EXPECT_EQ(budget.skipped(), 3);
+  EvaluationBudget unlimited(0);
+  unlimited.Spent(1e6);
+  EXPECT_TRUE(unlimited.Allows(1));
 }
 
 }  // namespace
