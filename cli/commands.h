@@ -29,6 +29,8 @@ void RegisterServe(CLI::App& app);
 // `arena` and `elo` (every build: model players read exported models without LibTorch).
 void RegisterArena(CLI::App& app);
 void RegisterElo(CLI::App& app);
+// `verify`, the perfect-play check (every build).
+void RegisterVerify(CLI::App& app);
 void RegisterExport(CLI::App& app);
 // `check` (with LibTorch: it loads checkpoints).
 void RegisterCheck(CLI::App& app);

@@ -16,6 +16,7 @@ int main(int argc, char** argv) {
   othello::cli::RegisterServe(app);
   othello::cli::RegisterArena(app);
   othello::cli::RegisterElo(app);
+  othello::cli::RegisterVerify(app);
 #if OZ_HAVE_TORCH
   othello::cli::RegisterTrain(app);
   othello::cli::RegisterExport(app);

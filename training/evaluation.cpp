@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <filesystem>
 #include <map>
+#include <set>
 #include <sstream>
 
 #include "arena/player_spec.h"
@@ -49,12 +50,18 @@ void EvaluationBudget::Spent(double seconds) {
 
 namespace {
 
-// Earlier evaluated checkpoints of the run (step-N.ckpt with N < step and N a multiple
-// of `every`, the steps evaluations happen at), the latest `count`: the chain of games
-// between successive evaluated models connects the ratings over the whole run.
-std::vector<std::pair<std::int64_t, fs::path>> EarlierCheckpoints(const fs::path& dir,
-                                                                  std::int64_t step, int count,
-                                                                  std::int64_t every) {
+// Earlier evaluated checkpoints of the run (step-N.ckpt with N < step whose model
+// played in earlier evaluations: a player step-N in `records`), the latest `count`:
+// the chain of games between successive evaluations connects the ratings over the
+// whole run. (Not merely the previous checkpoint: with evaluations skipped for the
+// time budget, that one is a few hundred steps older and nearly the same model.)
+std::vector<std::pair<std::int64_t, fs::path>> EarlierCheckpoints(
+    const fs::path& dir, std::int64_t step, int count, const std::vector<core::GgfRecord>& records) {
+  std::set<std::string> evaluated;
+  for (const core::GgfRecord& r : records) {
+    evaluated.insert(r.black_name);
+    evaluated.insert(r.white_name);
+  }
   std::vector<std::pair<std::int64_t, fs::path>> found;
   if (!fs::is_directory(dir)) return found;
   for (const auto& entry : fs::directory_iterator(dir)) {
@@ -62,7 +69,7 @@ std::vector<std::pair<std::int64_t, fs::path>> EarlierCheckpoints(const fs::path
     long long n = -1;
     char tail[8] = {0};
     if (std::sscanf(name.c_str(), "step-%lld.%7s", &n, tail) == 2 && std::string(tail) == "ckpt" &&
-        n < step && n % every == 0) {
+        n < step && evaluated.count(StepName(n))) {
       found.emplace_back(n, entry.path());
     }
   }
@@ -122,10 +129,12 @@ std::vector<arena::ArenaPlayer> CheckpointEvaluation::Players(
       StepName(step), MakeNetEvaluator(candidate, step, inference, config_.rules), search)};
   players.insert(players.end(), fixed_.begin(), fixed_.end());
   bool current_included = false;
-  for (const auto& [earlier, path] :
-       EarlierCheckpoints(fs::path(run_dir_) / "checkpoints", step, config_.eval_previous,
-                          std::int64_t{config_.checkpoint_every} *
-                              std::max(1, config_.eval_every_checkpoints))) {
+  const fs::path eval_dir = fs::path(run_dir_) / "eval";
+  const std::vector<core::GgfRecord> records =
+      fs::exists(eval_dir) ? arena::ReadGgfGames({eval_dir.string()})
+                           : std::vector<core::GgfRecord>{};
+  for (const auto& [earlier, path] : EarlierCheckpoints(fs::path(run_dir_) / "checkpoints", step,
+                                                        config_.eval_previous, records)) {
     nn::Checkpoint checkpoint = nn::LoadCheckpoint(path.string(), config_.net);
     players.push_back(arena::SearchArenaPlayer(
         StepName(earlier), MakeNetEvaluator(checkpoint.net, earlier, inference, config_.rules),

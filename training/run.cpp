@@ -113,7 +113,11 @@ class SelfPlayThreads {
 class Run {
  public:
   Run(const TrainingConfig& config, const std::string& dir, std::ostream& log, bool interactive)
-      : config_(WithCpuThreads(config, std::thread::hardware_concurrency())), dir_(dir), log_(log), interactive_(interactive), rng_(config_.seed),
+      : config_(WithCpuThreads(config, std::thread::hardware_concurrency())),
+        dir_(dir),
+        log_(log),
+        interactive_(interactive),
+        rng_(config_.seed),
         models_(config_.inference, config_.rules) {}
 
   RunSummary Execute(const std::atomic<bool>& stop);

@@ -1,0 +1,74 @@
+// The perfect-play check (arena/perfect_play.h) on boards the solver takes in
+// milliseconds: a full-depth alpha-beta keeps every value, a random player does not.
+#include <gtest/gtest.h>
+
+#include "arena/perfect_play.h"
+#include "arena/player_spec.h"
+#include "core/error.h"
+
+namespace othello::arena {
+namespace {
+
+PerfectPlayOptions Board(int size) {
+  PerfectPlayOptions options;
+  options.rules.size = size;
+  options.prove_seconds = 5;
+  options.solver_megabytes = 16;
+  return options;
+}
+
+TEST(PerfectPlay, AFullDepthSearchKeepsTheValueAsBothColours) {
+  const PerfectPlayReport report = CheckPerfectPlay(MakeArenaPlayer("ab:12"), Board(4));
+  EXPECT_EQ(report.start_ply, 0);  // 4x4 is proven from the start
+  EXPECT_EQ(report.start_empties, 12);
+  ASSERT_EQ(report.colours.size(), 2u);
+  for (const PerfectPlayColour& c : report.colours) {
+    EXPECT_GT(c.checked, 10u);
+    EXPECT_EQ(c.mistakes, 0u);
+    EXPECT_EQ(c.unproven, 0u);
+    EXPECT_TRUE(c.complete);
+  }
+  EXPECT_TRUE(report.Perfect());
+  EXPECT_NE(FormatPerfectPlay(report).find("perfect play from ply 0 as both colours"),
+            std::string::npos)
+      << FormatPerfectPlay(report);
+}
+
+TEST(PerfectPlay, ARandomPlayerIsCaughtAndItsMistakesAreNamed) {
+  const PerfectPlayReport report = CheckPerfectPlay(MakeArenaPlayer("random"), Board(4));
+  const std::uint64_t mistakes = report.colours[0].mistakes + report.colours[1].mistakes;
+  EXPECT_GT(mistakes, 0u);
+  EXPECT_FALSE(report.Perfect());
+  ASSERT_FALSE(report.mistakes.empty());
+  const PerfectPlayMistake& m = report.mistakes.front();
+  EXPECT_LT(m.after, m.before);  // the move lost value
+  EXPECT_FALSE(m.move.empty());
+  EXPECT_NE(FormatPerfectPlay(report).find("mistake as "), std::string::npos);
+}
+
+TEST(PerfectPlay, TheStartIsTheFirstProvenPlyAndTheWalkIsBounded) {
+  PerfectPlayOptions options = Board(6);
+  options.prove_seconds = 0.05;  // 6x6's early positions are far beyond this
+  options.max_positions = 300;
+  const PerfectPlayReport report = CheckPerfectPlay(MakeArenaPlayer("ab:2"), options);
+  EXPECT_GT(report.start_ply, 0);
+  EXPECT_LT(report.start_empties, 32);
+  EXPECT_FALSE(report.start_line.empty());
+  EXPECT_FALSE(report.colours[0].complete);  // stopped at max_positions
+  EXPECT_FALSE(report.Perfect());
+  EXPECT_NE(FormatPerfectPlay(report).find("stopped at --max-positions"), std::string::npos);
+}
+
+TEST(PerfectPlay, AStartPastTheEndIsAClearError) {
+  PerfectPlayOptions options = Board(4);
+  options.start_ply = 100;
+  try {
+    CheckPerfectPlay(MakeArenaPlayer("ab:3"), options);
+    FAIL() << "a start past the game's end was accepted";
+  } catch (const core::InputError& e) {
+    EXPECT_NE(std::string(e.what()).find("ends before ply 100"), std::string::npos) << e.what();
+  }
+}
+
+}  // namespace
+}  // namespace othello::arena
