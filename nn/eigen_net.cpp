@@ -452,15 +452,17 @@ void EigenEvaluator::Submit(mcts::EvalBatch& batch) {
     batch.Fail(std::current_exception());
     return;
   }
-  for (int i = 0; i < n && random_symmetry_; ++i) {
-    // Output square sq of the original position is square T(sq) of the transformed one.
-    mcts::EvalOutput& o = batch.outputs()[i];
-    const int size = batch.positions()[i].size(), area = size * size;
-    const mcts::EvalOutput seen = o;
-    for (int sq = 0; sq < area; ++sq) {
-      const int t = core::TransformSquare(sq, size, symmetry[i]);
-      o.policy[sq] = seen.policy[t];
-      o.ownership[sq] = seen.ownership[t];
+  if (random_symmetry_) {
+    for (int i = 0; i < n; ++i) {
+      // Output square sq of the original position is square T(sq) of the transformed one.
+      mcts::EvalOutput& o = batch.outputs()[i];
+      const int size = batch.positions()[i].size(), area = size * size;
+      const mcts::EvalOutput seen = o;
+      for (int sq = 0; sq < area; ++sq) {
+        const int t = core::TransformSquare(sq, size, symmetry[i]);
+        o.policy[sq] = seen.policy[t];
+        o.ownership[sq] = seen.ownership[t];
+      }
     }
   }
   batch.MarkDone();
