@@ -1,6 +1,8 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
+#include <filesystem>
+
 #include "core/error.h"
 #include "training/config.h"
 
@@ -68,11 +70,16 @@ TEST(TrainingConfig, ErrorsNameTheKeyTheValueAndTheFile) {
 }
 
 TEST(TrainingConfig, EveryShippedConfigIsValid) {
-  for (const char* name : {"quickstart", "6x6", "8x8-gpu", "10x10"}) {
-    const std::string path = std::string(OZ_CONFIG_DIR) + "/" + name + ".yaml";
-    EXPECT_NO_THROW(LoadTrainingConfig(path)) << path;
+  int configs = 0;
+  for (const auto& entry : std::filesystem::directory_iterator(OZ_CONFIG_DIR)) {
+    if (entry.path().extension() != ".yaml") continue;
+    EXPECT_NO_THROW(LoadTrainingConfig(entry.path().string())) << entry.path();
+    ++configs;
   }
+  EXPECT_GE(configs, 5);
   EXPECT_EQ(LoadTrainingConfig(std::string(OZ_CONFIG_DIR) + "/10x10.yaml").rules.size, 10);
+  EXPECT_EQ(LoadTrainingConfig(std::string(OZ_CONFIG_DIR) + "/6x6.yaml").minutes, 60);
+  EXPECT_EQ(LoadTrainingConfig(std::string(OZ_CONFIG_DIR) + "/overnight.yaml").minutes, 480);
 }
 
 }  // namespace
