@@ -35,11 +35,13 @@ inline core::Rules TrainingRulesDefaults() {
   return rules;
 }
 
-// search.*: mcts::SearchParams{} with self-play's root methods (Dirichlet noise, a
-// temperature schedule) and playout cap randomisation at small visit counts.
+// search.*: mcts::SearchParams{} with self-play's c_puct (1.5; play's is lower), root
+// methods (Dirichlet noise, a temperature schedule) and playout cap randomisation at
+// small visit counts.
 inline mcts::SearchParams SelfPlaySearchDefaults() {
   mcts::SearchParams search;
   search.rules = TrainingRulesDefaults();  // then game.*
+  search.c_puct = 1.5f;
   search.dirichlet_noise = true;
   search.temperature_start = 1.0f;
   search.temperature_end = 0.2f;

@@ -23,6 +23,7 @@ play::SearchPlayerOptions EvaluationSearch(const TrainingConfig& config, int vis
   params.dirichlet_noise = false;
   params.forced_playouts = false;
   params.gumbel = false;
+  params.c_puct = mcts::SearchParams{}.c_puct;  // as the exported model plays
   params.temperature_start = params.temperature_end = 0;
   params.threads = 1;
   params.leaves_per_batch = 8;

@@ -20,6 +20,10 @@ TEST(Evaluation, ASearchingPlayerBeatsTheRandomPlayerInTheArena) {
   EXPECT_FALSE(search.params.dirichlet_noise);
   EXPECT_EQ(search.params.temperature_start, 0);
   EXPECT_EQ(EvaluationSearch(config, 1).params.solver_empties, 0);  // the raw policy
+  // Self-play explores with its own c_puct; evaluations search as play does.
+  EXPECT_FLOAT_EQ(config.search.c_puct, 1.5f);
+  EXPECT_FLOAT_EQ(search.params.c_puct, mcts::SearchParams{}.c_puct);
+  EXPECT_LT(search.params.c_puct, config.search.c_puct);
   arena::ArenaOptions options;
   options.rules = config.rules;
   options.games = 10;
