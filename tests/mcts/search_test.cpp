@@ -3,8 +3,11 @@
 
 #include <algorithm>
 #include <atomic>
+#include <cstdio>
+#include <cstring>
 #include <thread>
 
+#include "core/hash.h"
 #include "core/notation.h"
 #include "core/solver.h"
 #include "mcts/eval_cache.h"
@@ -143,6 +146,116 @@ TEST(Search, OneThreadWithAFixedSeedIsDeterministic) {
   }
   EXPECT_EQ(a.move, b.move);
   EXPECT_EQ(a.q, b.q);
+}
+
+// A signature of a whole tree and its result (Stockfish's bench signature in spirit):
+// every node's move, counts, value sums, prior and proof, and the result's numbers.
+std::uint64_t Signature(const Tree& tree, const SearchResult& r) {
+  std::uint64_t h = 0;
+  auto mix = [&](std::uint64_t x) { h = core::Mix64(h ^ x) + 0x9e3779b97f4a7c15ULL; };
+  auto bits = [](float f) {
+    std::uint32_t u;
+    std::memcpy(&u, &f, sizeof u);
+    return std::uint64_t{u};
+  };
+  std::vector<std::uint32_t> queue{tree.root_index()};
+  for (std::size_t q = 0; q < queue.size(); ++q) {
+    const Node& node = tree.node(queue[q]);
+    float win, loss;
+    node.MeanWinLoss(&win, &loss);
+    mix(static_cast<std::uint64_t>(node.move + 1));
+    mix(node.Visits());
+    mix(node.InFlight());
+    mix(static_cast<std::uint64_t>(node.ValueSum()));
+    mix(bits(win) << 32 | bits(loss));
+    mix(bits(node.prior));
+    mix(static_cast<std::uint64_t>(node.proven.load()));
+    mix(node.exact.load() ? 1000 + node.exact_score.load() : 0);
+    if (node.state.load() != NodeState::kExpanded) continue;
+    mix(node.num_children);
+    for (int i = 0; i < node.num_children; ++i) queue.push_back(node.first_child + i);
+  }
+  mix(static_cast<std::uint64_t>(r.move + 1));
+  mix(bits(r.win) << 32 | bits(r.loss));
+  mix(bits(r.draw) << 32 | bits(r.q));
+  mix(r.playouts);
+  for (const auto& c : r.children) mix(bits(c.q) << 32 | c.visits);
+  for (float p : r.policy_target) mix(bits(p));
+  for (core::Square sq : r.pv) mix(static_cast<std::uint64_t>(sq + 1));
+  mix(r.proven * 2 + r.exact);
+  mix(static_cast<std::uint64_t>(r.exact_score + 1000));
+  return h;
+}
+
+// The position after `plies` moves that each take the lowest legal square.
+Position LowestSquareLine(int plies) {
+  Position pos = Position::Standard(8);
+  for (int i = 0; i < plies && !pos.IsGameOver(); ++i) {
+    const core::Bitboard legal = pos.LegalMoves();
+    pos = pos.Play(legal ? core::LowestSquare(legal) : core::kPass);
+  }
+  return pos;
+}
+
+// One thread computes exactly the same tree as the search did when these numbers were
+// recorded: a faster search must not change what it computes. A deliberate change of
+// the search's results updates them (a mismatch prints the new ones).
+TEST(Search, OneThreadSignatureIsUnchanged) {
+  SearchParams params;
+  params.c_puct = 0.7f;
+  params.fpu_reduction = 0.2f;
+  params.root_fpu_reduction = 0.0f;
+  params.leaves_per_batch = 16;
+  std::vector<std::uint64_t> got;
+  {  // bench search's setting: the 8x8 start, uniform evaluator, no solver
+    SearchParams p = params;
+    p.solver_empties = 0;
+    UniformEvaluator eval;
+    Tree tree(Position::Standard(8), 1 << 20);
+    TreeSearch search(tree, eval, p, 1);
+    SearchLimits limits;
+    limits.playouts = 30000;
+    const SearchResult r = RunSearch(search, eval, limits);
+    got.push_back(Signature(tree, r));
+  }
+  {  // rollout values, the solver, root noise, forced playouts, temperature, tree reuse
+    SearchParams p = params;
+    p.c_puct = 1.5f;
+    p.solver_empties = 9;
+    p.dirichlet_noise = true;
+    p.forced_playouts = true;
+    p.temperature_start = p.temperature_end = 1.0f;
+    p.leaves_per_batch = 8;
+    RolloutEvaluator eval(/*rollouts=*/1, false, /*seed=*/3);
+    Tree tree(LowestSquareLine(44), 1 << 20);
+    TreeSearch search(tree, eval, p, 9);
+    SearchLimits limits;
+    limits.playouts = 3000;
+    for (int ply = 0; ply < 3 && !tree.root_position().IsGameOver(); ++ply) {
+      const SearchResult r = RunSearch(search, eval, limits, ply);
+      got.push_back(Signature(tree, r));
+      tree.Advance(r.move);
+    }
+  }
+  {  // the midgame with rollouts and Gumbel root selection
+    SearchParams p = params;
+    p.gumbel = true;
+    p.solver_empties = 0;
+    RolloutEvaluator eval(/*rollouts=*/1, false, /*seed=*/5);
+    Tree tree(LowestSquareLine(20), 1 << 18);
+    TreeSearch search(tree, eval, p, 4);
+    SearchLimits limits;
+    limits.playouts = 64;
+    const SearchResult r = RunSearch(search, eval, limits);
+    got.push_back(Signature(tree, r));
+  }
+  const std::vector<std::uint64_t> recorded = {
+      0x7804f7e659fd7f15ULL, 0xac91bb9f2c1613e9ULL, 0x59283459e4b439ecULL,
+      0x8a864e6d7f9a0eeeULL, 0xddd3a3b01f2fa2a6ULL};
+  if (got != recorded) {
+    for (std::uint64_t s : got) std::printf("0x%016llxULL,\n", static_cast<unsigned long long>(s));
+  }
+  EXPECT_EQ(got, recorded);
 }
 
 TEST(Search, SeveralThreadsOnOneTree) {
