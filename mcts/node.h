@@ -9,7 +9,9 @@
 // Concurrency protocol (several search threads on one tree, see search.h):
 // - counts (visits and in-flight playouts in one word), value and draw sums: atomics
 //   updated with relaxed read-modify-writes; readers tolerate slightly stale values
-//   (the usual lock-free MCTS convention).
+//   (the usual lock-free MCTS convention). A search that one thread runs alone
+//   (`shared` false, see TreeSearch) updates them with a relaxed load and store
+//   instead: no locked instruction, and still atomic for any reader.
 // - state: kUnexpanded -> kExpanding (one thread wins the CAS) -> kExpanded, which is
 //   final. The expanding thread may instead fall back to kUnexpanded, when it proved
 //   the node (proven is stored first) or when the pool is full. first_child,
@@ -65,15 +67,16 @@ struct Node {
   std::uint32_t InFlight() const {
     return static_cast<std::uint32_t>(counts_.load(std::memory_order_relaxed) >> 32);
   }
-  // A playout enters the node (virtual loss) / leaves it unfinished.
-  void BeginPlayout() { counts_.fetch_add(kInFlightOne, std::memory_order_relaxed); }
-  void CancelPlayout() { counts_.fetch_sub(kInFlightOne, std::memory_order_relaxed); }
+  // A playout enters the node (virtual loss) / leaves it unfinished. `shared`: other
+  // threads may update the node meanwhile (see the protocol above).
+  void BeginPlayout(bool shared) { Add(counts_, kInFlightOne, shared); }
+  void CancelPlayout(bool shared) { Add(counts_, 0 - kInFlightOne, shared); }
   // A playout through the node finishes with these win/loss probabilities (fixed
   // point) for the mover; `begun`: it had called BeginPlayout().
-  void FinishPlayout(std::int64_t win, std::int64_t loss, bool begun = true) {
-    value_sum_.fetch_add(win - loss, std::memory_order_relaxed);
-    draw_sum_.fetch_add(kValueScale - win - loss, std::memory_order_relaxed);
-    counts_.fetch_add(begun ? 1 - kInFlightOne : 1, std::memory_order_relaxed);
+  void FinishPlayout(std::int64_t win, std::int64_t loss, bool shared, bool begun = true) {
+    Add(value_sum_, win - loss, shared);
+    Add(draw_sum_, kValueScale - win - loss, shared);
+    Add(counts_, begun ? 1 - kInFlightOne : 1, shared);
   }
   // Sum of (P(win) - P(loss)) for the mover, times kValueScale.
   std::int64_t ValueSum() const { return value_sum_.load(std::memory_order_relaxed); }
@@ -126,6 +129,15 @@ struct Node {
 
  private:
   static constexpr std::uint64_t kInFlightOne = std::uint64_t{1} << 32;
+  // Adds `delta` (wrapping) to `field`: a read-modify-write when `shared`.
+  template <typename T>
+  static void Add(std::atomic<T>& field, T delta, bool shared) {
+    if (shared) {
+      field.fetch_add(delta, std::memory_order_relaxed);
+    } else {
+      field.store(field.load(std::memory_order_relaxed) + delta, std::memory_order_relaxed);
+    }
+  }
   std::atomic<std::uint64_t> counts_{0};     // visits (low 32 bits), in flight (high 32)
   std::atomic<std::int64_t> value_sum_{0};   // sum of P(win) - P(loss), * kValueScale
   std::atomic<std::int64_t> draw_sum_{0};    // sum of P(draw), * kValueScale

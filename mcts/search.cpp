@@ -113,7 +113,7 @@ TreeSearch::Descent TreeSearch::Descend(PendingLeaf& leaf) {
     }
     index = SelectChild(index, leaf.path.size() == 1);
     Node& child = tree_.node(index);
-    child.BeginPlayout();
+    child.BeginPlayout(shared_);
     leaf.path.push_back(index);
     pos = pos.Play(child.move);
   }
@@ -124,12 +124,13 @@ std::uint32_t TreeSearch::SelectChild(std::uint32_t parent_index, bool at_root) 
   const Node& parent = tree_.node(parent_index);
   const std::uint32_t first = parent.first_child;
   const int count = parent.num_children;
+  const Node* children = &tree_.node(first);
   // Children's visits add up to the parent's (less its own evaluation).
   std::uint32_t total = 0;
   if (at_root) {
     for (int i = 0; i < count; ++i) {
       std::uint32_t v, f;
-      tree_.node(first + i).Counts(&v, &f);
+      children[i].Counts(&v, &f);
       total += v + f;
     }
   } else {
@@ -145,16 +146,18 @@ std::uint32_t TreeSearch::SelectChild(std::uint32_t parent_index, bool at_root) 
   float best_score = -1e30f;
   int best_unvisited = -1;
   float visited_prior = 0;
+  float best_unvisited_prior = 0;
   for (int i = 0; i < count; ++i) {
-    const Node& c = tree_.node(first + i);
+    const Node& c = children[i];
     const Proven proven = c.proven.load(kRelaxed);
     if (proven == Proven::kWin) return first + i;  // a proven winning move
     std::uint32_t visits, in_flight;
     c.Counts(&visits, &in_flight);
     const std::uint32_t n = visits + in_flight;
     if (n == 0 && proven == Proven::kUnknown) {
-      if (best_unvisited < 0 || c.prior > tree_.node(first + best_unvisited).prior) {
+      if (best_unvisited < 0 || c.prior > best_unvisited_prior) {
         best_unvisited = i;
+        best_unvisited_prior = c.prior;
       }
       if (forced) return first + i;  // every child gets a forced playout first
       continue;
@@ -176,7 +179,7 @@ std::uint32_t TreeSearch::SelectChild(std::uint32_t parent_index, bool at_root) 
   if (best_unvisited >= 0) {
     const float reduction = at_root ? params_.root_fpu_reduction : params_.fpu_reduction;
     const float fpu = -parent.Q(0.0f) - reduction * std::sqrt(visited_prior);
-    if (fpu + explore * tree_.node(first + best_unvisited).prior > best_score) {
+    if (fpu + explore * best_unvisited_prior > best_score) {
       return first + best_unvisited;
     }
   }
@@ -217,13 +220,13 @@ bool TreeSearch::Expand(std::uint32_t index, const core::Position& position,
 void TreeSearch::Backup(const std::vector<std::uint32_t>& path, float win, float loss) {
   std::int64_t w = Fixed(win), l = Fixed(loss);
   for (std::size_t i = path.size(); i-- > 1;) {  // not the root (see Descend)
-    tree_.node(path[i]).FinishPlayout(w, l);
+    tree_.node(path[i]).FinishPlayout(w, l, shared_);
     std::swap(w, l);
   }
 }
 
 void TreeSearch::CancelPath(const std::vector<std::uint32_t>& path) {
-  for (std::size_t i = 1; i < path.size(); ++i) tree_.node(path[i]).CancelPlayout();
+  for (std::size_t i = 1; i < path.size(); ++i) tree_.node(path[i]).CancelPlayout(shared_);
 }
 
 float TreeSearch::ProvenValue(const Node& node) const {

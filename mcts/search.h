@@ -150,6 +150,10 @@ class TreeSearch {
   bool DrawFullSearch();
   // The result; restores the root priors changed by noise. Call after the last Apply.
   SearchResult Finish(int ply);
+  // Promises that until Finish() only the calling thread runs Gather and Apply (and
+  // nothing else writes the tree): the node statistics are then updated without
+  // locked read-modify-writes (node.h). Begin() withdraws the promise.
+  void SetOneThread() { shared_ = false; }
 
   // --- search.cpp: any number of threads at once, between Begin() and Finish() -------
 
@@ -208,6 +212,7 @@ class TreeSearch {
   // Set by Begin(), read-only during the search.
   SearchLimits limits_;
   bool full_ = true;
+  bool shared_ = true;                 // several threads may run Gather/Apply (SetOneThread)
   std::chrono::steady_clock::time_point start_;
   // Counters written by every search thread, on their own cache line so that they do
   // not invalidate the read-mostly fields above.
@@ -240,7 +245,8 @@ SearchResult RunSearch(TreeSearch& search, Evaluator& evaluator, const SearchLim
 
 // Searches many trees on the calling thread, gathering leaves from all of them into
 // one batch per evaluator call (self-play with many games in flight). Each search
-// must have had Begin() called; returns when every one is Done().
+// must have had Begin() called, and no other thread may drive it until its Finish();
+// returns when every one is Done().
 void RunSearchesBatched(const std::vector<TreeSearch*>& searches, Evaluator& evaluator,
                         int leaves_per_search);
 
@@ -252,7 +258,8 @@ struct SearchRoundBuffers {
 };
 
 // One round of RunSearchesBatched: gathers up to leaves_per_search leaves from every
-// search not yet Done(), evaluates them as one batch and applies them. Returns how
+// search not yet Done(), evaluates them as one batch and applies them. The calling
+// thread is the only one to drive these searches until their Finish() (SetOneThread). Returns how
 // many searches were not Done() (0: nothing was gathered). Self-play calls it in a
 // loop and starts each game's next move as soon as its search is done, so that every
 // round's batch stays full.

@@ -53,6 +53,7 @@ void TreeSearch::BeginSelfPlayMove() {
 void TreeSearch::Begin(const SearchLimits& limits, bool full) {
   limits_ = limits;
   full_ = full;
+  shared_ = true;
   started_.store(0, kRelaxed);
   finished_.store(0, kRelaxed);
   collisions_.store(0, kRelaxed);
@@ -91,7 +92,8 @@ void TreeSearch::ExpandRoot() {
     NodePool::Cursor cursor;
     if (Expand(tree_.root_index(), pos, root_eval_, cursor)) {
       root.FinishPlayout(std::llround(root_eval_.loss * kValueScale),
-                         std::llround(root_eval_.win * kValueScale), /*begun=*/false);
+                         std::llround(root_eval_.win * kValueScale), /*shared=*/false,
+                         /*begun=*/false);
     }
   }
 }

@@ -34,6 +34,7 @@ SearchResult RunSearch(TreeSearch& search, Evaluator& evaluator, const SearchLim
   const int per_batch = std::max(1, search.params().leaves_per_batch);
   std::atomic<bool> failed{false};
   if (threads == 1) {
+    search.SetOneThread();
     SearchLoop(search, evaluator, per_batch, failed);
   } else {
     std::vector<std::exception_ptr> errors(threads);
@@ -67,6 +68,7 @@ int RunSearchRound(const std::vector<TreeSearch*>& searches, Evaluator& evaluato
     buffers.leaves[i].Clear();
     if (searches[i]->Done()) continue;
     ++active;
+    searches[i]->SetOneThread();
     buffers.offsets[i] = batch.size();
     searches[i]->Gather(batch, buffers.leaves[i], leaves_per_search);
   }

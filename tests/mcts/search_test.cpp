@@ -258,6 +258,39 @@ TEST(Search, OneThreadSignatureIsUnchanged) {
   EXPECT_EQ(got, recorded);
 }
 
+// A search driven by one thread updates its nodes without read-modify-writes
+// (SetOneThread); the tree must be the same as with them.
+TEST(Search, OneThreadUpdatesMatchSharedUpdates) {
+  SearchParams params;
+  params.solver_empties = 8;
+  params.leaves_per_batch = 8;
+  const Position pos = LowestSquareLine(40);
+  std::uint64_t signature[2];
+  for (bool one_thread : {true, false}) {
+    RolloutEvaluator eval(/*rollouts=*/1, false, /*seed=*/7);
+    Tree tree(pos, 1 << 18);
+    TreeSearch search(tree, eval, params, 3);
+    SearchLimits limits;
+    limits.playouts = 2000;
+    search.Begin(limits);
+    if (one_thread) search.SetOneThread();
+    EvalBatch batch;
+    LeafBuffer leaves;
+    while (!search.Done()) {
+      batch.Clear();
+      leaves.Clear();
+      search.Gather(batch, leaves, params.leaves_per_batch);
+      eval.Evaluate(batch);
+      search.Apply(batch, 0, leaves);
+    }
+    const SearchResult r = search.Finish(0);
+    EXPECT_EQ(r.playouts, 2000u);
+    ExpectVisitsAddUp(tree, tree.root_index(), true);
+    signature[one_thread] = Signature(tree, r);
+  }
+  EXPECT_EQ(signature[0], signature[1]);
+}
+
 TEST(Search, SeveralThreadsOnOneTree) {
   SearchParams params;
   params.threads = 4;
