@@ -99,6 +99,8 @@ void ReadOptimizer(ConfigReader& r, TrainingConfig& c) {
   c.lr_schedule_steps = r.Int("train.lr_schedule_steps", c.lr_schedule_steps, 0, 1 << 30);
   c.grad_clip = r.Double("train.grad_clip", c.grad_clip, 0, 1e6);
   c.train_threads = r.Int("train.threads", c.train_threads, 0, 1024);
+  c.train_precision =
+      r.String("train.precision", c.train_precision, {"auto", "fp32", "bf16", "fp16"});
 }
 
 void ReadLossWeights(ConfigReader& r, nn::LossWeights& loss) {

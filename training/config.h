@@ -91,6 +91,9 @@ struct TrainingConfig {
   int lr_schedule_steps = 100000;
   double grad_clip = 1.0;
   int train_threads = 0;  // train.threads: LibTorch CPU threads of the trainer (0: auto)
+  // train.precision: auto (bf16 on CUDA, fp32 on the CPU), fp32, bf16 (CUDA or CPU
+  // autocast), fp16 (CUDA, with dynamic loss scaling); nn/mixed_precision.h
+  std::string train_precision = "auto";
   double samples_per_position = 4.0;  // training samples drawn per generated position
   int min_positions = 2000;           // positions in the buffer before training starts
   int publish_every = 50;             // steps between new models for self-play

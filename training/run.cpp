@@ -40,24 +40,11 @@ void Attempt(const std::string& what, Action&& action) {
   }
 }
 
-// Running means of the loss terms between two reports.
-struct LossMeans {
-  double total = 0, policy = 0, value = 0, ownership = 0, disc = 0;
-  int count = 0;
-  void Add(const nn::LossTerms& t) {
-    total += t.total.item<double>();
-    policy += t.policy.item<double>();
-    value += t.value.item<double>();
-    ownership += t.ownership.item<double>();
-    disc += t.disc_difference.item<double>();
-    ++count;
-  }
-  nlohmann::json Json() const {
-    const double n = std::max(count, 1);
-    return {{"total", total / n}, {"policy", policy / n}, {"value", value / n},
-            {"ownership", ownership / n}, {"disc_difference", disc / n}};
-  }
-};
+// The loss means of a report, as metrics.jsonl's "loss" object.
+nlohmann::json LossJson(const LossSums::Means& m) {
+  return {{"total", m.total}, {"policy", m.policy}, {"value", m.value},
+          {"ownership", m.ownership}, {"disc_difference", m.disc_difference}};
+}
 
 // The self-play threads. Stop() (also run by the destructor, so that an error
 // unwinding through the run never meets a joinable thread) sets the stop flag and joins
@@ -158,8 +145,9 @@ class Run {
   };
   void Report(bool final_line);
   Rates TakeRates(double now);  // since the last report; starts the next interval
-  nlohmann::json MetricsLine(double now, const Rates& rates) const;
-  std::string ProgressLine(double now, const Rates& rates) const;
+  nlohmann::json MetricsLine(double now, const Rates& rates,
+                             const LossSums::Means& losses) const;
+  std::string ProgressLine(double now, const Rates& rates, const LossSums::Means& losses) const;
   void AppendMetrics(const nlohmann::json& line);
   fs::path CheckpointPath(const std::string& name) const { return dir_ / "checkpoints" / name; }
 
@@ -173,7 +161,7 @@ class Run {
   double earlier_seconds_ = 0;    // trained by earlier sessions of this run
   int checkpoints_ = 0;           // since the start, for eval.every_checkpoints
   EvaluationBudget budget_{config_.eval_max_share};  // since the start
-  LossMeans losses_;              // since the last report
+  LossSums losses_;               // since the last report
   double last_report_time_ = 0;
   std::uint64_t last_positions_ = 0, last_playouts_ = 0;
 
@@ -193,6 +181,8 @@ RunSummary Run::Execute(const std::atomic<bool>& stop) {
        << " for its network, " << config_.train_threads << " training"
        << (blas ? " (OpenBLAS: " + std::to_string(config_.train_threads) + ")" : "") << "\n";
   Resume();
+  log_ << "training on " << trainer_->device().str() << " in "
+       << nn::PrecisionName(trainer_->precision()) << "\n";
   evaluation_.emplace(config_, dir_.string());
   StartSelfPlay();
   TrainUntilStopped(stop);
@@ -293,7 +283,6 @@ void Run::TrainUntilStopped(const std::atomic<bool>& stop) {
     }
     if (Since(start_) - last_report_time_ >= (interactive_ ? 1.0 : 10.0)) {
       Report(/*final_line=*/false);
-      losses_ = LossMeans{};
     }
   }
 }
@@ -417,8 +406,9 @@ void Run::ShutDown() {
 void Run::Report(bool final_line) {
   const double now = Since(start_);
   const Rates rates = TakeRates(now);
-  AppendMetrics(MetricsLine(now, rates));
-  const std::string text = ProgressLine(now, rates);
+  const LossSums::Means losses = losses_.Read();
+  AppendMetrics(MetricsLine(now, rates, losses));
+  const std::string text = ProgressLine(now, rates, losses);
   if (interactive_ && !final_line) {
     log_ << "\r" << text << "\033[K" << std::flush;
   } else {
@@ -436,7 +426,8 @@ Run::Rates Run::TakeRates(double now) {
   return rates;
 }
 
-nlohmann::json Run::MetricsLine(double now, const Rates& rates) const {
+nlohmann::json Run::MetricsLine(double now, const Rates& rates,
+                                const LossSums::Means& losses) const {
   nlohmann::json line = {
       {"seconds", now},          {"step", trainer_->step()},
       {"games", buffer_->games()}, {"positions", buffer_->seen()},
@@ -446,17 +437,20 @@ nlohmann::json Run::MetricsLine(double now, const Rates& rates) const {
       {"resigned", stats_.resigned.load()},
       {"resign_checks", stats_.resign_checks.load()},
       {"resign_false_positives", stats_.resign_false_positives.load()}};
-  if (losses_.count > 0) line["loss"] = losses_.Json();
+  if (losses.steps > 0) line["loss"] = LossJson(losses);
+  if (trainer_->scaler().enabled()) {
+    line["loss_scale"] = trainer_->scaler().scale();
+    line["overflow_steps"] = trainer_->scaler().skipped_steps();
+  }
   return line;
 }
 
-std::string Run::ProgressLine(double now, const Rates& rates) const {
+std::string Run::ProgressLine(double now, const Rates& rates,
+                              const LossSums::Means& losses) const {
   char loss_text[96] = "no training steps";
-  if (losses_.count > 0) {
-    const nlohmann::json mean = losses_.Json();
+  if (losses.steps > 0) {
     std::snprintf(loss_text, sizeof loss_text, "loss %.3f (policy %.3f value %.3f)",
-                  mean["total"].get<double>(), mean["policy"].get<double>(),
-                  mean["value"].get<double>());
+                  losses.total, losses.policy, losses.value);
   }
   const std::int64_t step = trainer_->step();
   const double to_checkpoint = std::max(

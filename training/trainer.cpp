@@ -11,16 +11,19 @@ namespace othello::training {
 namespace {
 
 // A minibatch's tensors on the host, filled one record at a time.
+// For a CUDA device they are in pinned memory, and To() copies them without waiting
+// (LibTorch's pinned allocator keeps a buffer until its copy is done).
 class HostBatch {
  public:
-  HostBatch(std::int64_t count, int size)
+  HostBatch(std::int64_t count, int size, bool pinned)
       : area_(size * size),
-        input_(torch::empty({count, nn::kInputPlanes, size, size})),
-        policy_(torch::empty({count, area_ + 1})),
-        policy_weight_(torch::empty({count})),
-        wdl_(torch::empty({count, 3})),
-        ownership_(torch::empty({count, area_})),
-        disc_(torch::empty({count})) {}
+        options_(torch::TensorOptions().dtype(torch::kFloat32).pinned_memory(pinned)),
+        input_(torch::empty({count, nn::kInputPlanes, size, size}, options_)),
+        policy_(torch::empty({count, area_ + 1}, options_)),
+        policy_weight_(torch::empty({count}, options_)),
+        wdl_(torch::empty({count, 3}, options_)),
+        ownership_(torch::empty({count, area_}, options_)),
+        disc_(torch::empty({count}, options_)) {}
 
   // Writes `s` as record `i`.
   void Write(std::int64_t i, const Sample& s) {
@@ -35,18 +38,20 @@ class HostBatch {
   }
 
   Minibatch To(const torch::Device& device) const {
+    const bool non_blocking = options_.pinned_memory();
     Minibatch batch;
-    batch.input = input_.to(device);
-    batch.targets.policy = policy_.to(device);
-    batch.targets.policy_weight = policy_weight_.to(device);
-    batch.targets.wdl = wdl_.to(device);
-    batch.targets.ownership = ownership_.to(device);
-    batch.targets.disc_difference = disc_.to(device);
+    batch.input = input_.to(device, non_blocking);
+    batch.targets.policy = policy_.to(device, non_blocking);
+    batch.targets.policy_weight = policy_weight_.to(device, non_blocking);
+    batch.targets.wdl = wdl_.to(device, non_blocking);
+    batch.targets.ownership = ownership_.to(device, non_blocking);
+    batch.targets.disc_difference = disc_.to(device, non_blocking);
     return batch;
   }
 
  private:
   const int area_;
+  const torch::TensorOptions options_;
   torch::Tensor input_, policy_, policy_weight_, wdl_, ownership_, disc_;
 };
 
@@ -66,13 +71,20 @@ std::unique_ptr<torch::optim::Optimizer> MakeOptimizer(const TrainingConfig& con
   return nullptr;  // not reached
 }
 
+// The outputs in fp32, for a loss computed outside autocast.
+nn::NetOutput ToFloat(const nn::NetOutput& output) {
+  return {output.policy_logits.to(torch::kFloat32), output.wdl_logits.to(torch::kFloat32),
+          output.ownership.to(torch::kFloat32), output.disc_difference.to(torch::kFloat32)};
+}
+
 // The cosine schedule's factor `t` of the way (0..1) to its end: 1 down to 5%.
 double CosineFactor(double t) { return 0.05 + 0.95 * 0.5 * (1 + std::cos(M_PI * t)); }
 
 }  // namespace
 
 Minibatch Collate(const std::vector<Sample>& samples, const torch::Device& device) {
-  HostBatch batch(static_cast<std::int64_t>(samples.size()), samples.front().size);
+  HostBatch batch(static_cast<std::int64_t>(samples.size()), samples.front().size,
+                  /*pinned=*/device.is_cuda());
   for (std::size_t i = 0; i < samples.size(); ++i) {
     batch.Write(static_cast<std::int64_t>(i), samples[i]);
   }
@@ -81,7 +93,10 @@ Minibatch Collate(const std::vector<Sample>& samples, const torch::Device& devic
 
 Trainer::Trainer(const TrainingConfig& config, nn::Checkpoint checkpoint,
                  const std::string& source)
-    : config_(config), device_(nn::ResolveDevice(config.inference.device)) {
+    : config_(config),
+      device_(nn::ResolveDevice(config.inference.device)),
+      precision_(nn::ResolveTrainingPrecision(config.train_precision, device_)),
+      scaler_(/*enabled=*/precision_ == torch::kFloat16) {
   net_ = checkpoint.net ? checkpoint.net : nn::OthelloNet(config.net);
   step_ = checkpoint.step;
   net_->to(device_);
@@ -127,14 +142,42 @@ nn::LossTerms Trainer::Step(const std::vector<Sample>& samples) {
   const Minibatch batch = Collate(samples, device_);
   net_->train();
   optimizer_->zero_grad();
-  nn::LossTerms loss = nn::ComputeLoss(net_->forward(batch.input), batch.targets, config_.loss);
-  loss.total.backward();
-  if (config_.grad_clip > 0) {
-    torch::nn::utils::clip_grad_norm_(net_->parameters(), config_.grad_clip);
+  nn::NetOutput output;
+  {
+    nn::AutocastGuard autocast(device_, precision_);
+    output = net_->forward(batch.input);
   }
-  optimizer_->step();
+  nn::LossTerms loss = nn::ComputeLoss(ToFloat(output), batch.targets, config_.loss);
+  scaler_.Scale(loss.total).backward();
+  const std::vector<torch::Tensor> parameters = net_->parameters();
+  const bool overflow = scaler_.Unscale(parameters);
+  if (!overflow) {  // an overflowing fp16 step is skipped (the scale is lowered)
+    if (config_.grad_clip > 0) nn::ClipGradNorm(parameters, config_.grad_clip);
+    optimizer_->step();
+  }
+  scaler_.Update(overflow);
   ++step_;
   return loss;
+}
+
+void LossSums::Add(const nn::LossTerms& terms) {
+  const torch::Tensor step = torch::stack({terms.total, terms.policy, terms.value, terms.ownership,
+                                           terms.disc_difference})
+                                 .detach()
+                                 .to(torch::kFloat64);
+  sums_ = sums_.defined() ? sums_ + step : step;
+  ++steps_;
+}
+
+LossSums::Means LossSums::Read() {
+  Means means;
+  if (steps_ == 0) return means;
+  const torch::Tensor host = (sums_ / steps_).cpu();  // the one synchronisation
+  const double* m = host.data_ptr<double>();
+  means = {m[0], m[1], m[2], m[3], m[4], steps_};
+  sums_ = torch::Tensor();
+  steps_ = 0;
+  return means;
 }
 
 }  // namespace othello::training

@@ -2,7 +2,11 @@
 // The trainer: minibatches from the replay buffer, SGD with momentum or AdamW, a
 // linear warm-up then a constant or cosine learning rate, weight decay, gradient
 // clipping, and the loss of nn/loss.h. Runs on the inference device (CUDA when
-// available) in fp32.
+// available) in train.precision: fp32, or the forward pass under bf16/fp16 autocast
+// with fp32 weights and an fp32 loss (fp16 with dynamic loss scaling; a step whose
+// gradients overflow is skipped), nn/mixed_precision.h. A step reads nothing back to
+// the host (except fp16's overflow check): its losses stay on the device until a
+// report reads them (LossSums).
 // Thread safety: one thread drives a Trainer; net() and optimizer() are its own, to be
 // read (checkpoints, publishing to self-play) by that thread between steps.
 #include <memory>
@@ -12,6 +16,7 @@
 
 #include "nn/checkpoint.h"
 #include "nn/loss.h"
+#include "nn/mixed_precision.h"
 #include "training/config.h"
 #include "training/sample.h"
 
@@ -32,12 +37,30 @@ Minibatch Collate(const std::vector<Sample>& samples, const torch::Device& devic
 // schedule over the run's length (lr_schedule_steps 0); ignored otherwise.
 double LearningRateAt(const TrainingConfig& config, std::int64_t step, double run_fraction = 0);
 
+// Sums of the loss terms over the steps since the last Read(), kept on the device so
+// that a step needs no host synchronisation; Read() synchronises once.
+class LossSums {
+ public:
+  struct Means {
+    double total = 0, policy = 0, value = 0, ownership = 0, disc_difference = 0;
+    int steps = 0;
+  };
+  void Add(const nn::LossTerms& terms);
+  // The means since the last Read() (zeros without steps), and starts again.
+  Means Read();
+
+ private:
+  torch::Tensor sums_;  // [5] on the training device; undefined before the first Add
+  int steps_ = 0;
+};
+
 class Trainer {
  public:
   // Starts from `checkpoint` (its net, step and optimizer state) or, when its net is
   // null, from a fresh network of config.net.
   Trainer(const TrainingConfig& config, nn::Checkpoint checkpoint, const std::string& source);
 
+  // One optimiser step on `samples`; its losses (fp32 scalars on the device).
   nn::LossTerms Step(const std::vector<Sample>& samples);
   double LearningRate() const;
   // For a schedule over the run's time: the fraction of run.minutes trained so far.
@@ -47,10 +70,15 @@ class Trainer {
   nn::OthelloNet& net() { return net_; }
   torch::optim::Optimizer& optimizer() { return *optimizer_; }
   const torch::Device& device() const { return device_; }
+  // The forward pass's compute type: kFloat32 (no autocast), kBFloat16 or kFloat16.
+  torch::ScalarType precision() const { return precision_; }
+  const nn::GradScaler& scaler() const { return scaler_; }
 
  private:
   const TrainingConfig config_;
   torch::Device device_;
+  torch::ScalarType precision_;
+  nn::GradScaler scaler_;  // enabled for fp16 only
   nn::OthelloNet net_{nullptr};
   std::unique_ptr<torch::optim::Optimizer> optimizer_;
   std::int64_t step_ = 0;
