@@ -91,7 +91,8 @@ NetEvaluator::NetEvaluator(OthelloNet& net, const InferenceOptions& options)
   net_->to(device_, dtype_);
   batcher_ = std::make_unique<mcts::BatchingEvaluator>(
       [this](const auto& positions, const auto& outputs) { Backend(positions, outputs); },
-      options_.max_batch, std::chrono::microseconds(options.max_wait_us));
+      options_.max_batch, std::chrono::microseconds(options.max_wait_us),
+      /*workers=*/device_.is_cuda() ? 2 : 1);
 }
 
 NetEvaluator::~NetEvaluator() = default;
@@ -127,35 +128,48 @@ void NetEvaluator::ForwardSameSize(const std::vector<const core::Position*>& pos
     core::Rng rng(core::Mix64(options_.seed ^ symmetry_calls_.fetch_add(1)));
     for (int& s : symmetry) s = static_cast<int>(rng.Below(core::kNumSymmetries));
   }
-  torch::Tensor input = torch::empty({batch, kInputPlanes, size, size}, torch::kFloat32);
+  // On CUDA the input is encoded into pinned memory and copied without waiting, and
+  // the four outputs come back in one copy: one host synchronisation per batch.
+  const bool cuda = device_.is_cuda();
+  const auto host = torch::TensorOptions().dtype(torch::kFloat32).pinned_memory(cuda);
+  torch::Tensor input = torch::empty({batch, kInputPlanes, size, size}, host);
   float* data = input.data_ptr<float>();
   for (std::int64_t i = 0; i < batch; ++i) {
     EncodePosition(core::TransformPosition(*positions[i], symmetry[i]),
                    data + i * kInputPlanes * area);
   }
-  torch::NoGradGuard no_grad;
-  const NetOutput out = net_->forward(input.to(device_, dtype_));
-  const torch::Tensor policy = torch::softmax(out.policy_logits.to(torch::kFloat32), 1).cpu();
-  const torch::Tensor wdl = torch::softmax(out.wdl_logits.to(torch::kFloat32), 1).cpu();
-  const torch::Tensor ownership = out.ownership.to(torch::kFloat32).cpu();
-  const torch::Tensor disc = out.disc_difference.to(torch::kFloat32).cpu();
-  const float* p = policy.data_ptr<float>();
-  const float* w = wdl.data_ptr<float>();
-  const float* own = ownership.data_ptr<float>();
-  const float* d = disc.data_ptr<float>();
+  c10::InferenceMode inference_mode;
+  const NetOutput out = net_->forward(input.to(device_, dtype_, /*non_blocking=*/cuda));
+  // Per position: area + 1 policy, 3 win/draw/loss, area ownership, 1 disc difference.
+  const std::int64_t width = 2 * area + 5;
+  const torch::Tensor packed =
+      torch::cat({torch::softmax(out.policy_logits.to(torch::kFloat32), 1),
+                  torch::softmax(out.wdl_logits.to(torch::kFloat32), 1),
+                  out.ownership.to(torch::kFloat32),
+                  out.disc_difference.to(torch::kFloat32).reshape({batch, 1})},
+                 1);
+  torch::Tensor result = packed.contiguous();
+  if (cuda) {
+    result = torch::empty({batch, width}, host);
+    result.copy_(packed);
+  }
+  const float* r = result.data_ptr<float>();
   for (std::int64_t i = 0; i < batch; ++i) {
+    const float* p = r + i * width;
+    const float* w = p + area + 1;
+    const float* own = w + 3;
     mcts::EvalOutput& o = *outputs[i];
     for (int sq = 0; sq < area; ++sq) {
       // Output square sq of the original position is square T(sq) of the transformed one.
       const int t = core::TransformSquare(sq, size, symmetry[i]);
-      o.policy[sq] = p[i * (area + 1) + t];
-      o.ownership[sq] = own[i * area + t];
+      o.policy[sq] = p[t];
+      o.ownership[sq] = own[t];
     }
-    o.policy[area] = p[i * (area + 1) + area];
-    o.win = w[i * 3];
-    o.draw = w[i * 3 + 1];
-    o.loss = w[i * 3 + 2];
-    o.disc_difference = d[i] * area;
+    o.policy[area] = p[area];
+    o.win = w[0];
+    o.draw = w[1];
+    o.loss = w[2];
+    o.disc_difference = own[area] * area;
     o.has_aux = true;
   }
 }

@@ -12,6 +12,9 @@
 // number of threads at once. The net is copied at construction; later changes to the
 // caller's net do not affect this evaluator. The constructor sets LibTorch's CPU
 // thread count for the process.
+// On CUDA: two batcher workers (one encodes and decodes on the host while the other's
+// batch runs on the device), the input in pinned memory copied without waiting, the
+// outputs back in one copy, so one host synchronisation per batch.
 // Lifetime: the destructor shuts the batcher down first (batches still queued fail).
 #include <atomic>
 #include <memory>
