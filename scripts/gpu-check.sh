@@ -1,0 +1,181 @@
+#!/usr/bin/env bash
+# The GPU check: on a machine with CUDA and PyTorch 2.x, builds the project against
+# PyTorch's LibTorch, runs the nn and training tests, benchmarks the network on CUDA
+# (default and 10x128 nets, batches 64-1024, fp32/bf16/fp16), self-play on the 8x8-gpu
+# config, and a 3-minute `train` of configs/8x8-gpu.yaml, and writes one report file.
+# Every step runs even when an earlier one failed (where it can); the report and the
+# last lines say which failed. Sized for 8 minutes on one GPU and 16 cores.
+#
+# Such a machine usually has no apt and no network, so the Debian 12 -dev packages the
+# project needs travel with the tree, fetched beforehand on a Debian 12 machine:
+#   scripts/gpu-check.sh --fetch            # on the Debian 12 machine: -> .debs/gpu/
+#   scripts/gpu-check.sh                    # on the GPU machine: unpacks .debs/gpu/ into
+#                                           # build-gpu/prefix (never into /), then checks
+# Options: --out FILE (default build-gpu/gpu-check-report.txt), --train-minutes M (3),
+# --device D (cuda; `cpu` runs the same steps on a CPU-only machine, to try the script),
+# --debs DIR (.debs/gpu). CMAKE_ARGS adds CMake arguments.
+# The PyTorch must use the C++11 ABI (PyTorch 2.7 and later do); LibTorch comes from
+# `python3 -c 'import torch; print(torch.utils.cmake_prefix_path)'` (or TORCH_PREFIX).
+set -uo pipefail
+cd "$(dirname "$0")/.."
+
+debs=.debs/gpu
+out=build-gpu/gpu-check-report.txt
+train_minutes=3
+device=cuda
+fetch=0
+while [ $# -gt 0 ]; do
+  case "$1" in
+    --fetch) fetch=1 ;;
+    --debs) debs=${2:?--debs needs a folder}; shift ;;
+    --out) out=${2:?--out needs a file}; shift ;;
+    --train-minutes) train_minutes=${2:?--train-minutes needs a number}; shift ;;
+    --device) device=${2:?--device needs cuda or cpu}; shift ;;
+    *) echo "scripts/gpu-check.sh: unknown argument '$1' (see the header of this script)" >&2
+       exit 2 ;;
+  esac
+  shift
+done
+
+# The Debian 12 packages: headers, the shared libraries they link, and pkg-config.
+GPU_DEBS=(
+  libeigen3-dev nlohmann-json3-dev libcli11-dev
+  libyaml-cpp-dev libyaml-cpp0.7
+  libcpp-httplib-dev libcpp-httplib0.11 libssl3 libbrotli1 zlib1g
+  libgtest-dev libgmock-dev
+  pkgconf pkgconf-bin libpkgconf3
+)
+
+if [ "$fetch" = 1 ]; then
+  mkdir -p "$debs"
+  (cd "$debs" && apt-get download -q -o APT::Sandbox::User=root "${GPU_DEBS[@]}") || {
+    echo "scripts/gpu-check.sh: apt-get download failed (run 'apt-get update' first?)" >&2
+    exit 1
+  }
+  echo "fetched $(ls "$debs"/*.deb | wc -l) packages into $debs ($(du -sh "$debs" | cut -f1))"
+  exit 0
+fi
+
+work=build-gpu
+logs=$work/logs
+mkdir -p "$logs" "$(dirname "$out")"
+: >"$out"
+failed=()
+started=$(date +%s)
+
+report() { printf '%s\n' "$*" | tee -a "$out"; }
+# step NAME TIMEOUT COMMAND...: runs it with its output in logs/NAME.log; a failure is
+# recorded with the log's last lines.
+step() {
+  local name=$1 limit=$2
+  shift 2
+  local t0 rc
+  t0=$(date +%s)
+  if declare -F "$1" >/dev/null; then
+    "$@" >"$logs/$name.log" 2>&1  # a function of this script: no timeout needed
+  else
+    timeout --kill-after=10 "$limit" "$@" >"$logs/$name.log" 2>&1
+  fi
+  rc=$?
+  local took=$(($(date +%s) - t0))
+  if [ $rc -eq 0 ]; then
+    report "[ok]     $name (${took} s)"
+  else
+    local why="exit $rc"
+    [ $rc -eq 124 ] || [ $rc -eq 137 ] && why="timed out after ${limit} s"
+    report "[FAILED] $name (${took} s, $why); last lines of $logs/$name.log:"
+    tail -n 15 "$logs/$name.log" | sed 's/^/    /' | tee -a "$out"
+    failed+=("$name")
+  fi
+  return $rc
+}
+
+report "othello-zero GPU check, $(date -u '+%Y-%m-%d %H:%M UTC'), commit $(git rev-parse --short HEAD 2>/dev/null || echo '?')"
+report "machine: $(nproc) cores, $(awk '/MemTotal/ {printf "%.0f GiB", $2/1048576}' /proc/meminfo)"
+if command -v nvidia-smi >/dev/null; then
+  report "gpu: $(nvidia-smi --query-gpu=name,memory.total,driver_version --format=csv,noheader 2>&1 | head -1)"
+else
+  report "gpu: nvidia-smi not found"
+fi
+torch_info=$(python3 -c 'import torch; print(torch.__version__, torch.version.cuda, torch.cuda.is_available(), int(torch._C._GLIBCXX_USE_CXX11_ABI), torch.utils.cmake_prefix_path)' 2>&1)
+report "python3 torch (version, CUDA, available, C++11 ABI, cmake prefix): $torch_info"
+report ""
+
+# 1. The Debian packages into a private prefix.
+prefix=$PWD/$work/prefix
+unpack() {
+  local deb
+  ls "$debs"/*.deb >/dev/null 2>&1 || {
+    echo "no packages in $debs: run 'scripts/gpu-check.sh --fetch' on a Debian 12 machine first"
+    return 1
+  }
+  rm -rf "$prefix" && mkdir -p "$prefix"
+  for deb in "$debs"/*.deb; do dpkg-deb -x "$deb" "$prefix" || return 1; done
+  # pkg-config files name /usr: point them at the prefix, and drop cpp-httplib's
+  # Requires.private (the -dev packages of OpenSSL, zlib and Brotli are not carried;
+  # linking the shared library needs only its own -l).
+  sed -i "s|^prefix=/usr|prefix=$prefix/usr|" "$prefix"/usr/lib/x86_64-linux-gnu/pkgconfig/*.pc \
+    "$prefix"/usr/share/pkgconfig/*.pc 2>/dev/null
+  sed -i '/^Requires.private/d' "$prefix"/usr/lib/x86_64-linux-gnu/pkgconfig/cpp-httplib.pc
+}
+step unpack-packages 120 unpack
+export LD_LIBRARY_PATH="$prefix/usr/lib/x86_64-linux-gnu${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
+export PKG_CONFIG_PATH="$prefix/usr/lib/x86_64-linux-gnu/pkgconfig:$prefix/usr/share/pkgconfig"
+export PKG_CONFIG_LIBDIR="$PKG_CONFIG_PATH"
+
+# 2. Configure and build what the checks run.
+torch_prefix=${TORCH_PREFIX:-$(python3 -c 'import torch; print(torch.utils.cmake_prefix_path)' 2>/dev/null)}
+exe=$work/cli/othello-zero
+# shellcheck disable=SC2086
+step configure 180 cmake -S . -B "$work" -G Ninja -DCMAKE_BUILD_TYPE=Release -DOZ_TORCH=ON \
+  -DOZ_BUILD_BENCHMARKS=OFF "-DCMAKE_PREFIX_PATH=$torch_prefix;$prefix/usr" \
+  "-DPKG_CONFIG_EXECUTABLE=$prefix/usr/bin/pkgconf" ${CMAKE_ARGS:-}
+step build 420 cmake --build "$work" -j "$(nproc)" --target othello-zero nn_tests training_tests
+
+# 3. The nn and training tests (CUDA ones included: here they run, not skip).
+step tests 300 ctest --test-dir "$work" -j "$(nproc)" -L 'nn|training' --output-on-failure \
+  --timeout 240
+
+# 4. The network on the device: raw forward passes and the inference server.
+for net in "6 64" "10 128"; do
+  set -- $net
+  for precision in fp32 bf16 fp16; do
+    step "bench-nn-${1}x${2}-$precision" 120 "$exe" bench nn --device "$device" \
+      --blocks "$1" --channels "$2" --precision "$precision" --batch 64,128,256,512,1024 \
+      --seconds 0.5
+  done
+done
+
+# 5. Self-play with the 10x128 net of the 8x8-gpu config, all cores.
+step bench-selfplay 120 "$exe" bench selfplay --config configs/8x8-gpu.yaml --evaluator net \
+  --device "$device" --seconds 20
+
+# 6. A short training run of the 8x8-gpu config (training starts at 20,000 positions
+# here instead of 100,000, so that a few minutes train too).
+rm -rf "$work/run"
+step train $((train_minutes * 60 + 120)) "$exe" train --config configs/8x8-gpu.yaml \
+  --run-dir "$work/run" --set "run.minutes=$train_minutes" --set train.min_positions=20000 \
+  --set "inference.device=$device" --set eval.every_checkpoints=0
+
+# The report: the figures of every step that ran.
+report ""
+report "== network (bench nn: evaluations/s, raw forward and inference server)"
+for f in "$logs"/bench-nn-*.log; do
+  [ -f "$f" ] && { report "-- $(basename "$f" .log)"; grep -v '^$' "$f" | tee -a "$out" >/dev/null; }
+done
+report ""
+report "== self-play (bench selfplay, 8x8-gpu, net evaluator)"
+[ -f "$logs/bench-selfplay.log" ] && tee -a "$out" <"$logs/bench-selfplay.log" >/dev/null
+report ""
+report "== train (8x8-gpu, $train_minutes minutes): first lines and the last metrics"
+if [ -f "$logs/train.log" ]; then
+  head -n 5 "$logs/train.log" | tee -a "$out" >/dev/null
+  [ -f "$work/run/metrics.jsonl" ] && tail -n 1 "$work/run/metrics.jsonl" | tee -a "$out" >/dev/null
+fi
+report ""
+report "total: $(($(date +%s) - started)) s"
+if [ ${#failed[@]} -gt 0 ]; then
+  report "FAILED: ${failed[*]} (logs in $logs)"
+  exit 1
+fi
+report "all steps passed; report in $out"
