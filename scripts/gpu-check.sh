@@ -17,7 +17,7 @@
 # The PyTorch must use the C++11 ABI (PyTorch 2.7 and later do); LibTorch comes from
 # `python3 -c 'import torch; print(torch.utils.cmake_prefix_path)'` (or TORCH_PREFIX).
 set -uo pipefail
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/.." || exit 1
 
 debs=.debs/gpu
 out=build-gpu/gpu-check-report.txt
