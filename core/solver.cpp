@@ -104,10 +104,19 @@ SolveResult Solver::SolveWld(const Position& position, const Rules& rules,
 
 void Solver::Clear() { impl_->table.Clear(); }
 
+namespace {
+thread_local double t_solve_exact_seconds = 0;  // this thread's SolveExact() time
+}  // namespace
+
 SolveResult SolveExact(const Position& position, const Rules& rules, const SolveLimits& limits,
                        bool wld) {
   thread_local Solver solver;
-  return wld ? solver.SolveWld(position, rules, limits) : solver.Solve(position, rules, limits);
+  SolveResult result =
+      wld ? solver.SolveWld(position, rules, limits) : solver.Solve(position, rules, limits);
+  t_solve_exact_seconds += result.seconds;
+  return result;
 }
+
+double SolveExactSeconds() { return t_solve_exact_seconds; }
 
 }  // namespace othello::core

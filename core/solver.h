@@ -77,4 +77,8 @@ class Solver {
 SolveResult SolveExact(const Position& position, const Rules& rules,
                        const SolveLimits& limits = {}, bool wld = false);
 
+// The seconds SolveExact() has spent on the calling thread so far, summed from its
+// results' own clock (no extra clock reads): for profiling, as self-play's time shares.
+double SolveExactSeconds();
+
 }  // namespace othello::core

@@ -1,6 +1,7 @@
 #include "training/self_play.h"
 
 #include <algorithm>
+#include <chrono>
 
 #include "core/error.h"
 #include "core/solver.h"
@@ -16,6 +17,98 @@ std::uint16_t Prob(float p) {
 }
 
 }  // namespace
+
+// A worker thread's wall time split into phases: Switch() charges the time since the
+// last switch to the phase that was running, less the solver's time in it (from
+// core::SolveExactSeconds, which costs no clock read). One clock read per switch;
+// the totals go to SelfPlayStats every 10 ms or so (relaxed atomics) and at the end.
+class SelfPlayWorker::PhaseClock {
+ public:
+  enum Phase { kTree, kEvaluator, kSolver, kOther, kPhases };
+  using Clock = std::chrono::steady_clock;
+
+  explicit PhaseClock(SelfPlayStats& stats)
+      : stats_(stats), last_(Clock::now()), flushed_(last_), solver_(core::SolveExactSeconds()) {}
+  ~PhaseClock() {
+    Switch(kOther);
+    Flush();
+  }
+  PhaseClock(const PhaseClock&) = delete;
+  PhaseClock& operator=(const PhaseClock&) = delete;
+
+  // Starts `next`; returns the phase that ran until now.
+  Phase Switch(Phase next) {
+    const Clock::time_point now = Clock::now();
+    const double solver = core::SolveExactSeconds();
+    const auto solved = static_cast<std::int64_t>((solver - solver_) * 1e9);
+    const std::int64_t elapsed =
+        std::chrono::duration_cast<std::chrono::nanoseconds>(now - last_).count();
+    ns_[phase_] += std::max<std::int64_t>(0, elapsed - solved);
+    ns_[kSolver] += std::min(solved, elapsed);
+    solver_ = solver;
+    last_ = now;
+    const Phase previous = phase_;
+    phase_ = next;
+    return previous;
+  }
+  void CountEvaluation(int positions) {
+    ++calls_;
+    positions_ += positions;
+  }
+  // Adds the totals to the stats when 10 ms have passed since the last time.
+  void MaybeFlush() {
+    if (last_ - flushed_ >= std::chrono::milliseconds(10)) Flush();
+  }
+
+ private:
+  void Flush() {
+    std::atomic<std::uint64_t>* totals[kPhases] = {&stats_.tree_ns, &stats_.evaluator_ns,
+                                                   &stats_.solver_ns, &stats_.other_ns};
+    for (int p = 0; p < kPhases; ++p) {
+      totals[p]->fetch_add(static_cast<std::uint64_t>(ns_[p]), std::memory_order_relaxed);
+      ns_[p] = 0;
+    }
+    stats_.evaluator_calls.fetch_add(calls_, std::memory_order_relaxed);
+    stats_.evaluator_positions.fetch_add(positions_, std::memory_order_relaxed);
+    calls_ = positions_ = 0;
+    flushed_ = last_;
+  }
+
+  SelfPlayStats& stats_;
+  Phase phase_ = kOther;
+  Clock::time_point last_, flushed_;
+  double solver_;  // core::SolveExactSeconds() at the last switch
+  std::int64_t ns_[kPhases] = {};
+  std::uint64_t calls_ = 0, positions_ = 0;
+};
+
+// The model as the worker's searches see it: its time is the clock's evaluator phase.
+// Used by the worker's thread only (a Submit and its Wait follow each other there).
+class SelfPlayWorker::TimedEvaluator : public mcts::Evaluator {
+ public:
+  TimedEvaluator(std::shared_ptr<mcts::Evaluator> model, PhaseClock& clock)
+      : model_(std::move(model)), clock_(clock) {}
+  void Submit(mcts::EvalBatch& batch) override {
+    resume_ = clock_.Switch(PhaseClock::kEvaluator);
+    clock_.CountEvaluation(batch.size());
+    model_->Submit(batch);
+  }
+  void Wait(mcts::EvalBatch& batch) override {
+    model_->Wait(batch);
+    clock_.Switch(resume_);
+  }
+  const std::shared_ptr<mcts::Evaluator>& model() const { return model_; }
+
+ private:
+  const std::shared_ptr<mcts::Evaluator> model_;
+  PhaseClock& clock_;
+  PhaseClock::Phase resume_ = PhaseClock::kTree;
+};
+
+std::shared_ptr<mcts::Evaluator> SelfPlayEvaluator(std::shared_ptr<mcts::Evaluator> network,
+                                                   const nn::InferenceOptions& options) {
+  return mcts::WithCache(std::move(network), options.cache_entries, options.cache_canonical);
+}
 
 bool ModelSource::UsesEigen(const nn::InferenceOptions& options) {
   if (options.backend == "torch") return false;
@@ -37,9 +130,10 @@ std::shared_ptr<mcts::Evaluator> MakeNetEvaluator(nn::OthelloNet& net, std::int6
 }
 
 void ModelSource::Publish(nn::OthelloNet& net, std::int64_t step) {
-  std::shared_ptr<mcts::Evaluator> evaluator =
-      mcts::WithCache(MakeNetEvaluator(net, step, options_, rules_), options_.cache_entries,
-                      options_.cache_canonical);
+  Publish(SelfPlayEvaluator(MakeNetEvaluator(net, step, options_, rules_), options_), step);
+}
+
+void ModelSource::Publish(std::shared_ptr<mcts::Evaluator> evaluator, std::int64_t step) {
   std::lock_guard<std::mutex> lock(mutex_);
   current_ = std::move(evaluator);
   step_ = step;
@@ -98,11 +192,27 @@ struct SelfPlayWorker::Game {
 
 SelfPlayWorker::SelfPlayWorker(const TrainingConfig& config, ModelSource& models,
                                ReplayBuffer& buffer, SelfPlayStats& stats, std::uint64_t seed)
-    : config_(config), models_(models), buffer_(buffer), stats_(stats), rng_(seed) {}
+    : SelfPlayWorker(
+          config, models, [&buffer](const std::vector<Sample>& game) { buffer.Add(game); },
+          stats, seed) {}
+
+SelfPlayWorker::SelfPlayWorker(const TrainingConfig& config, ModelSource& models,
+                               SampleSink sink, SelfPlayStats& stats, std::uint64_t seed)
+    : config_(config), models_(models), sink_(std::move(sink)), stats_(stats), rng_(seed) {}
+
+SelfPlayWorker::~SelfPlayWorker() = default;
+
+std::shared_ptr<mcts::Evaluator> SelfPlayWorker::Timed(
+    const std::shared_ptr<mcts::Evaluator>& model) {
+  if (!timed_ || timed_->model() != model) {
+    timed_ = std::make_shared<TimedEvaluator>(model, *clock_);
+  }
+  return timed_;
+}
 
 void SelfPlayWorker::StartGame(Game& game) {
   const core::Position start = core::StartPosition(config_.rules, rng_.Next());
-  game.evaluator = models_.Current();
+  game.evaluator = Timed(models_.Current());
   if (!game.tree) {
     game.tree = std::make_unique<mcts::Tree>(start, config_.tree_nodes);
   } else {
@@ -140,7 +250,7 @@ void SelfPlayWorker::FinishGame(Game& game, std::optional<core::Color> resigned)
     }
   }
   FillTargets(game.records, final_position, outcome, static_cast<float>(config_.value_target_mix));
-  buffer_.Add(game.records.samples);
+  sink_(game.records.samples);
   stats_.games.fetch_add(1, std::memory_order_relaxed);
   stats_.positions.fetch_add(game.records.samples.size(), std::memory_order_relaxed);
 }
@@ -156,8 +266,11 @@ void SelfPlayWorker::BeginMove(Game& game, const std::shared_ptr<mcts::Evaluator
 }
 
 void SelfPlayWorker::FinishMove(Game& game) {
+  clock_->Switch(PhaseClock::kTree);
   const mcts::SearchResult r = game.search->Finish(game.ply);
+  clock_->Switch(PhaseClock::kOther);
   stats_.playouts.fetch_add(r.playouts, std::memory_order_relaxed);
+  stats_.moves.fetch_add(1, std::memory_order_relaxed);
   const core::Position& pos = game.tree->root_position();
   if (!pos.MustPass()) {  // forced passes teach nothing
     Sample s;
@@ -180,21 +293,27 @@ void SelfPlayWorker::FinishMove(Game& game) {
   }
   if (const std::optional<core::Color> resigned = Resigns(game, pos.side_to_move(), r.q)) {
     FinishGame(game, resigned);
+    clock_->Switch(PhaseClock::kTree);
     StartGame(game);
     return;
   }
+  clock_->Switch(PhaseClock::kTree);
   game.tree->Advance(r.move);
   ++game.ply;
   if (game.tree->root_position().IsGameOver()) {
+    clock_->Switch(PhaseClock::kOther);
     FinishGame(game, std::nullopt);
+    clock_->Switch(PhaseClock::kTree);
     StartGame(game);
   }
 }
 
 void SelfPlayWorker::Run(const std::atomic<bool>& stop) {
+  clock_ = std::make_unique<PhaseClock>(stats_);  // flushes its totals when Run ends
+  clock_->Switch(PhaseClock::kTree);
   std::vector<Game> games(config_.games_per_thread);
   std::vector<mcts::TreeSearch*> searches(games.size());
-  std::shared_ptr<mcts::Evaluator> current = models_.Current();
+  std::shared_ptr<mcts::Evaluator> current = Timed(models_.Current());
   for (std::size_t i = 0; i < games.size(); ++i) {
     StartGame(games[i]);
     BeginMove(games[i], current);
@@ -206,15 +325,20 @@ void SelfPlayWorker::Run(const std::atomic<bool>& stop) {
   // models anyway, as it is kept from move to move.
   mcts::SearchRoundBuffers buffers;
   while (!stop.load(std::memory_order_relaxed)) {
-    current = models_.Current();
+    clock_->Switch(PhaseClock::kOther);
+    current = Timed(models_.Current());
+    clock_->Switch(PhaseClock::kTree);
     mcts::RunSearchRound(searches, *current, config_.leaves_per_game, buffers);
     for (std::size_t i = 0; i < games.size(); ++i) {
       if (!searches[i]->Done()) continue;
-      FinishMove(games[i]);
+      FinishMove(games[i]);  // leaves the clock in tree work
       BeginMove(games[i], current);
       searches[i] = games[i].search.get();
     }
+    clock_->MaybeFlush();
   }
+  clock_.reset();
+  timed_.reset();
 }
 
 }  // namespace othello::training

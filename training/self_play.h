@@ -12,11 +12,16 @@
 // the solver finds it (at most exact_target_empties empties), which then replaces
 // the game result as value target.
 //
+// Time shares: each worker splits its thread's wall time into tree work, the evaluator,
+// the exact solver and the rest (SelfPlayStats), with a few steady-clock reads per
+// round and per move (off the per-playout path); `othello-zero bench selfplay` reports them.
+//
 // Thread safety: ModelSource is shared by the trainer (Publish) and the workers
 // (Current); a SelfPlayWorker belongs to its thread.
 // Lifetime: an evaluator that Current() returned stays valid while its holder keeps
 // it, after later Publish() calls too.
 #include <atomic>
+#include <functional>
 #include <memory>
 #include <mutex>
 #include <optional>
@@ -40,6 +45,11 @@ std::shared_ptr<mcts::Evaluator> MakeNetEvaluator(nn::OthelloNet& net, std::int6
                                                   const nn::InferenceOptions& options,
                                                   const core::Rules& rules);
 
+// What self-play evaluates with: `network` behind the result cache that `options` ask
+// for (mcts::WithCache; `network` itself without one).
+std::shared_ptr<mcts::Evaluator> SelfPlayEvaluator(std::shared_ptr<mcts::Evaluator> network,
+                                                   const nn::InferenceOptions& options);
+
 class ModelSource {
  public:
   ModelSource(const nn::InferenceOptions& options, const core::Rules& rules)
@@ -48,7 +58,10 @@ class ModelSource {
   }
   // Whether `options` run self-play's network on the Eigen path.
   static bool UsesEigen(const nn::InferenceOptions& options);
+  // Publishes SelfPlayEvaluator(MakeNetEvaluator(net, step, ...)).
   void Publish(nn::OthelloNet& net, std::int64_t step);
+  // Publishes `evaluator` as it is (benchmarks: a stand-in for the network).
+  void Publish(std::shared_ptr<mcts::Evaluator> evaluator, std::int64_t step);
   std::shared_ptr<mcts::Evaluator> Current(std::int64_t* step = nullptr) const;
 
  private:
@@ -64,6 +77,18 @@ struct SelfPlayStats {
   // Resignation: games resigned; check games in which a side would have resigned, and
   // those of them it did not lose (false positives).
   std::atomic<std::uint64_t> resigned{0}, resign_checks{0}, resign_false_positives{0};
+  // Searches finished (moves played, forced passes included); evaluator calls of the
+  // workers (one per round, and root evaluations) and the positions they sent.
+  std::atomic<std::uint64_t> moves{0}, evaluator_calls{0}, evaluator_positions{0};
+  // The workers' wall time by phase, nanoseconds summed over threads, added by each
+  // worker every 10 ms or so and when it stops:
+  //   tree       descents, expansions, backups, root set-up and move choice, tree reuse,
+  //              new games' trees (RunSearchRound, BeginSelfPlayMove, Finish, Advance)
+  //   evaluator  from Submit() to Wait()'s return: the result cache, and the network
+  //              (on this thread on the Eigen path) or waiting for it (NetEvaluator)
+  //   solver     core::SolveExact: the search's leaf and root solves and exact targets
+  //   other      the rest: samples, targets, games handed to the buffer, the loop
+  std::atomic<std::uint64_t> tree_ns{0}, evaluator_ns{0}, solver_ns{0}, other_ns{0};
 };
 
 // A game's records as self-play collects them: one per searched position, with the
@@ -86,15 +111,28 @@ core::Outcome GameResult(const core::Position& final_position, const core::Rules
 void FillTargets(GameRecords& game, const core::Position& final_position,
                  const core::Outcome& outcome, float value_mix);
 
+// Where a worker's finished games go (called on the worker's thread).
+using SampleSink = std::function<void(const std::vector<Sample>& game)>;
+
 class SelfPlayWorker {
  public:
   SelfPlayWorker(const TrainingConfig& config, ModelSource& models, ReplayBuffer& buffer,
                  SelfPlayStats& stats, std::uint64_t seed);
+  // Finished games go to `sink` instead of a replay buffer (benchmarks).
+  SelfPlayWorker(const TrainingConfig& config, ModelSource& models, SampleSink sink,
+                 SelfPlayStats& stats, std::uint64_t seed);
+  ~SelfPlayWorker();
+  SelfPlayWorker(const SelfPlayWorker&) = delete;
+  SelfPlayWorker& operator=(const SelfPlayWorker&) = delete;
   // Plays until `stop` is set; games in flight are dropped.
   void Run(const std::atomic<bool>& stop);
 
  private:
   struct Game;
+  class PhaseClock;      // the time shares (self_play.cpp)
+  class TimedEvaluator;  // the model behind the clock's evaluator phase
+  // The timed wrapper of `model`, made anew when the model changes.
+  std::shared_ptr<mcts::Evaluator> Timed(const std::shared_ptr<mcts::Evaluator>& model);
   void StartGame(Game& game);
   void FinishGame(Game& game, std::optional<core::Color> resigned);
   // Starts the search of the game's next move, with `current` if a newer model.
@@ -106,9 +144,11 @@ class SelfPlayWorker {
 
   const TrainingConfig config_;
   ModelSource& models_;
-  ReplayBuffer& buffer_;
+  SampleSink sink_;
   SelfPlayStats& stats_;
   core::Rng rng_;
+  std::unique_ptr<PhaseClock> clock_;               // made by Run, on the worker's thread
+  std::shared_ptr<TimedEvaluator> timed_;           // the current model's wrapper
 };
 
 }  // namespace othello::training
