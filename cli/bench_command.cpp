@@ -1,6 +1,8 @@
 // othello-zero bench: speed measurements of the hot paths.
 //   bench search   playouts per second of the tree search with the uniform evaluator
 //   bench nn       network evaluations per second (bench_nn_command.cpp; LibTorch builds)
+//   bench selfplay self-play's workers: rates and time shares (bench_selfplay_command.cpp;
+//                  LibTorch builds)
 #include <cstdio>
 #include <memory>
 
@@ -73,6 +75,7 @@ void RegisterBench(CLI::App& app) {
   RegisterBenchModel(*bench);
 #if OZ_HAVE_TORCH
   RegisterBenchNn(*bench);
+  RegisterBenchSelfPlay(*bench);
 #endif
 }
 

@@ -19,6 +19,8 @@ void RegisterSolve(CLI::App& app);
 void RegisterBench(CLI::App& app);
 // `bench nn`, a subcommand of `bench`, and `train` (builds with LibTorch only).
 void RegisterBenchNn(CLI::App& bench);
+// `bench selfplay`, a subcommand of `bench` (LibTorch builds: it runs training's workers).
+void RegisterBenchSelfPlay(CLI::App& bench);
 // `bench model` (every build).
 void RegisterBenchModel(CLI::App& bench);
 void RegisterTrain(CLI::App& app);
