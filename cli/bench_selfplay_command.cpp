@@ -145,6 +145,7 @@ BenchEvaluator MakeBenchEvaluator(const training::TrainingConfig& config,
 struct Snapshot {
   double time = 0;
   std::uint64_t games = 0, moves = 0, playouts = 0, calls = 0, positions = 0;
+  std::uint64_t round_calls = 0, round_positions = 0;
   std::uint64_t tree_ns = 0, evaluator_ns = 0, solver_ns = 0, other_ns = 0;
   double encode_seconds = 0;
   std::uint64_t hits = 0, misses = 0, net_calls = 0, net_positions = 0;
@@ -159,6 +160,8 @@ Snapshot Take(const training::SelfPlayStats& s, const BenchEvaluator& b, Clock::
   x.playouts = get(s.playouts);
   x.calls = get(s.evaluator_calls);
   x.positions = get(s.evaluator_positions);
+  x.round_calls = get(s.round_calls);
+  x.round_positions = get(s.round_positions);
   x.tree_ns = get(s.tree_ns);
   x.evaluator_ns = get(s.evaluator_ns);
   x.solver_ns = get(s.solver_ns);
@@ -266,6 +269,10 @@ nlohmann::ordered_json Report(const training::TrainingConfig& config,
   j["network_evaluations_per_s"] = net_positions / seconds;
   j["mean_batch"] = ratio(static_cast<double>(b.positions - a.positions),
                           static_cast<double>(b.calls - a.calls));
+  j["round_batch"] = ratio(static_cast<double>(b.round_positions - a.round_positions),
+                           static_cast<double>(b.round_calls - a.round_calls));
+  j["root_evaluations_per_s"] =
+      rate(a.calls - a.round_calls, b.calls - b.round_calls);  // one position each
   j["network_batch"] =
       be.batched ? ratio(static_cast<double>(b.net_positions - a.net_positions),
                          static_cast<double>(b.net_calls - a.net_calls))

@@ -51,10 +51,12 @@ class SelfPlayWorker::PhaseClock {
     phase_ = next;
     return previous;
   }
+  // Counts an evaluator call of `positions`, a search round's while in_round.
   void CountEvaluation(int positions) {
-    ++calls_;
-    positions_ += positions;
+    ++calls_[in_round];
+    positions_[in_round] += positions;
   }
+  bool in_round = false;  // set by Run around RunSearchRound
   // Adds the totals to the stats when 10 ms have passed since the last time.
   void MaybeFlush() {
     if (last_ - flushed_ >= std::chrono::milliseconds(10)) Flush();
@@ -68,9 +70,11 @@ class SelfPlayWorker::PhaseClock {
       totals[p]->fetch_add(static_cast<std::uint64_t>(ns_[p]), std::memory_order_relaxed);
       ns_[p] = 0;
     }
-    stats_.evaluator_calls.fetch_add(calls_, std::memory_order_relaxed);
-    stats_.evaluator_positions.fetch_add(positions_, std::memory_order_relaxed);
-    calls_ = positions_ = 0;
+    stats_.evaluator_calls.fetch_add(calls_[0] + calls_[1], std::memory_order_relaxed);
+    stats_.evaluator_positions.fetch_add(positions_[0] + positions_[1], std::memory_order_relaxed);
+    stats_.round_calls.fetch_add(calls_[1], std::memory_order_relaxed);
+    stats_.round_positions.fetch_add(positions_[1], std::memory_order_relaxed);
+    calls_[0] = calls_[1] = positions_[0] = positions_[1] = 0;
     flushed_ = last_;
   }
 
@@ -79,7 +83,7 @@ class SelfPlayWorker::PhaseClock {
   Clock::time_point last_, flushed_;
   double solver_;  // core::SolveExactSeconds() at the last switch
   std::int64_t ns_[kPhases] = {};
-  std::uint64_t calls_ = 0, positions_ = 0;
+  std::uint64_t calls_[2] = {}, positions_[2] = {};  // [in_round]
 };
 
 // The model as the worker's searches see it: its time is the clock's evaluator phase.
@@ -328,7 +332,9 @@ void SelfPlayWorker::Run(const std::atomic<bool>& stop) {
     clock_->Switch(PhaseClock::kOther);
     current = Timed(models_.Current());
     clock_->Switch(PhaseClock::kTree);
+    clock_->in_round = true;
     mcts::RunSearchRound(searches, *current, config_.leaves_per_game, buffers);
+    clock_->in_round = false;
     for (std::size_t i = 0; i < games.size(); ++i) {
       if (!searches[i]->Done()) continue;
       FinishMove(games[i]);  // leaves the clock in tree work

@@ -78,8 +78,11 @@ struct SelfPlayStats {
   // those of them it did not lose (false positives).
   std::atomic<std::uint64_t> resigned{0}, resign_checks{0}, resign_false_positives{0};
   // Searches finished (moves played, forced passes included); evaluator calls of the
-  // workers (one per round, and root evaluations) and the positions they sent.
+  // workers and the positions they sent; of those, the calls of search rounds (one per
+  // round) and their positions (the rest: a root evaluation of one position as a
+  // move's search begins, TreeSearch::Begin).
   std::atomic<std::uint64_t> moves{0}, evaluator_calls{0}, evaluator_positions{0};
+  std::atomic<std::uint64_t> round_calls{0}, round_positions{0};
   // The workers' wall time by phase, nanoseconds summed over threads, added by each
   // worker every 10 ms or so and when it stops:
   //   tree       descents, expansions, backups, root set-up and move choice, tree reuse,

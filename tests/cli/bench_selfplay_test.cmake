@@ -15,7 +15,7 @@ file(WRITE ${config}
 set(bench bench selfplay --config ${config} --seconds 1 --warmup 0.2)
 
 set(fields positions_per_s playouts_per_s playouts_per_s_per_thread evaluations_per_s
-    network_evaluations_per_s mean_batch network_batch share_tree share_encoding
+    network_evaluations_per_s mean_batch round_batch network_batch share_tree share_encoding
     share_evaluator share_solver share_other)
 
 # run_ok that leaves the output in `out`.
