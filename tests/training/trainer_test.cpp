@@ -173,6 +173,35 @@ TEST(Precision, ATinyRunLearnsUnderBf16) {
   EXPECT_LT(after, 0.8 * before) << "before " << before << " after " << after;
 }
 
+// On a GPU (scripts/gpu-check.sh runs it there; skipped elsewhere): every precision
+// trains on CUDA, fp16 through the loss scaler, and the loss falls.
+TEST(Precision, EveryPrecisionTrainsOnCuda) {
+  if (!torch::cuda::is_available()) GTEST_SKIP() << "no CUDA device: the CUDA path is not exercised here";
+  const std::vector<Sample> data = TeacherSamples(256, 5);
+  for (const std::string precision : {"fp32", "bf16", "fp16"}) {
+    torch::manual_seed(11);
+    TrainingConfig config = SmallCpuConfig(precision);
+    config.inference.device = "cuda";
+    nn::OthelloNet net(config.net);
+    Trainer trainer = TrainerOn(net, config);
+    EXPECT_EQ(nn::PrecisionName(trainer.precision()), precision);
+    EXPECT_EQ(trainer.scaler().enabled(), precision == "fp16");
+    core::Rng rng(9);
+    LossSums first, last;
+    for (int step = 0; step < 60; ++step) {
+      std::vector<Sample> batch;
+      for (int i = 0; i < 32; ++i) batch.push_back(data[rng.Below(256)]);
+      const nn::LossTerms loss = trainer.Step(batch);
+      if (step < 5) first.Add(loss);
+      if (step >= 55) last.Add(loss);
+    }
+    const double before = first.Read().total, after = last.Read().total;
+    EXPECT_TRUE(std::isfinite(after)) << precision;
+    EXPECT_LT(after, 0.8 * before) << precision << ": before " << before << " after " << after;
+    EXPECT_LT(trainer.scaler().skipped_steps(), 10) << precision;
+  }
+}
+
 TEST(Precision, TheGradScalerSkipsAnOverflowAndBacksOff) {
   nn::GradScaler::Options options;
   options.initial_scale = 1024;
