@@ -123,6 +123,54 @@ void LoadLegacyWeights(const Sections& s, const std::string& name, Checkpoint& c
   checkpoint.legacy_optimizer_archive = std::string(s.optimizer);
 }
 
+// The optimizer state of a LibTorch archive (formats 1-3) as this project's named
+// tensors (nn/optimizer_state.h). The archive files each parameter's state under the
+// address of its TensorImpl as text, and its param group lists those keys in parameter
+// order. LibTorch 1.x wrote the addresses in hexadecimal ("0x55d0..."); 2.x's
+// Optimizer::load parses them as decimal, so that every 1.x key becomes 0 and all
+// parameters get one parameter's state. The keys are therefore matched here as text.
+std::map<std::string, torch::Tensor> LegacyOptimizerTensors(const std::string& bytes,
+                                                            const std::string& kind) {
+  std::istringstream stream(bytes);
+  torch::serialize::InputArchive archive, state, groups;
+  archive.load_from(stream);
+  archive.read("state", state);
+  archive.read("param_groups", groups);
+  torch::Tensor group_count;
+  groups.read("param_groups/size", group_count);
+  // A field is an attribute (IValue) or, failing that, a buffer.
+  const auto read_field = [](torch::serialize::InputArchive& from, const std::string& key) {
+    c10::IValue value;
+    if (from.try_read(key, value)) return value;
+    torch::Tensor tensor;
+    if (from.try_read(key, tensor, /*is_buffer=*/true)) return c10::IValue(tensor);
+    return c10::IValue();
+  };
+  std::map<std::string, torch::Tensor> out;
+  std::size_t index = 0;
+  for (std::int64_t g = 0; g < group_count.item<std::int64_t>(); ++g) {
+    torch::serialize::InputArchive group;
+    groups.read("param_groups/" + std::to_string(g), group);
+    torch::Tensor size;
+    group.read("params/size", size);
+    for (std::int64_t j = 0; j < size.item<std::int64_t>(); ++j, ++index) {
+      c10::IValue key;
+      group.read("params/" + std::to_string(j), key);
+      torch::serialize::InputArchive param;
+      if (!state.try_read(key.toStringRef(), param)) continue;
+      const std::string prefix = kind + "/" + std::to_string(index) + "/";
+      for (const char* field : {"momentum_buffer", "exp_avg", "exp_avg_sq", "max_exp_avg_sq"}) {
+        const c10::IValue value = read_field(param, field);
+        if (value.isTensor() && value.toTensor().defined()) out[prefix + field] = value.toTensor();
+      }
+      const c10::IValue step = read_field(param, "step");
+      if (step.isInt()) out[prefix + "step"] = torch::tensor(step.toInt());
+      if (step.isTensor()) out[prefix + "step"] = step.toTensor().to(torch::kInt64).reshape({});
+    }
+  }
+  return out;
+}
+
 }  // namespace
 
 std::string SerializeCheckpoint(OthelloNet& net, std::int64_t step,
@@ -203,15 +251,16 @@ void RestoreOptimizer(const Checkpoint& checkpoint, torch::optim::Optimizer& opt
     LoadOptimizerTensors(optimizer, checkpoint.optimizer_state, "checkpoint " + path);
   }
   if (checkpoint.legacy_optimizer_archive.empty()) return;
+  const std::string kind = OptimizerKind(optimizer);
+  std::map<std::string, torch::Tensor> tensors;
   try {
-    std::istringstream stream(checkpoint.legacy_optimizer_archive);
-    torch::serialize::InputArchive archive;
-    archive.load_from(stream);
-    optimizer.load(archive);
+    tensors = LegacyOptimizerTensors(checkpoint.legacy_optimizer_archive, kind);
   } catch (const std::exception& e) {
     const std::string what = e.what();
-    Fail(path, "optimizer state does not match: " + what.substr(0, what.find('\n')));
+    Fail(path, "optimizer state (a LibTorch archive) does not match " + kind + ": " +
+                   what.substr(0, what.find('\n')));
   }
+  LoadOptimizerTensors(optimizer, tensors, "checkpoint " + path);
 }
 
 }  // namespace othello::nn
