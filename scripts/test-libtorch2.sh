@@ -8,9 +8,7 @@
 #    debootstrap from the Debian mirror this machine's apt uses, and reused when
 #    present; only missing packages are installed. Nothing goes into this machine's own
 #    system except debootstrap.
-# 2. CPU: Debian 13's libtorch-dev (LibTorch 2.6), the whole suite with ctest (without
-#    the "slow" label: core's long perft and solver tests, which use no LibTorch and
-#    which scripts/test.sh runs).
+# 2. CPU: Debian 13's libtorch-dev (LibTorch 2.6), the whole suite with ctest.
 # 3. CUDA: Debian 13's libtorch-cuda-dev (contrib) and its CUDA libraries (non-free),
 #    unpacked with dpkg -x, not installed: LibTorch into /opt/libtorch-cuda (it would
 #    replace libtorch-dev's headers), the CUDA toolkit and runtime libraries into the
@@ -162,8 +160,8 @@ if [ "$want_cpu" = 1 ]; then
     { echo "scripts/test-libtorch2.sh: the CPU build did not find LibTorch 2.6" >&2; exit 1; }
   say "CPU build (LibTorch 2.6)"
   inroot cmake --build "$cpu_build" -j "$jobs"
-  say "CPU suite (ctest -LE slow)"
-  inroot ctest --test-dir "$cpu_build" --output-on-failure -j "$jobs" -LE slow
+  say "CPU suite (ctest)"
+  inroot ctest --test-dir "$cpu_build" --output-on-failure -j "$jobs"
   say "CPU build: the suite passed"
 fi
 
