@@ -38,10 +38,12 @@ while [ $# -gt 0 ]; do
 done
 
 # The Debian 12 packages: headers, the shared libraries they link, and pkg-config.
+# (OpenSSL's configuration header sits in the multiarch folder, added after the system's.)
 GPU_DEBS=(
   libeigen3-dev nlohmann-json3-dev libcli11-dev
   libyaml-cpp-dev libyaml-cpp0.7
-  libcpp-httplib-dev libcpp-httplib0.11 libssl3 libbrotli1 zlib1g
+  libcpp-httplib-dev libcpp-httplib0.11 libssl3 libssl-dev libbrotli1 libbrotli-dev
+  zlib1g zlib1g-dev
   libgtest-dev libgmock-dev
   pkgconf pkgconf-bin libpkgconf3
 )
@@ -111,15 +113,20 @@ unpack() {
   }
   rm -rf "$prefix" && mkdir -p "$prefix"
   for deb in "$debs"/*.deb; do dpkg-deb -x "$deb" "$prefix" || return 1; done
-  # pkg-config files name /usr: point them at the prefix, and drop cpp-httplib's
-  # Requires.private (the -dev packages of OpenSSL, zlib and Brotli are not carried;
-  # linking the shared library needs only its own -l).
+  # pkg-config files name /usr: point them at the prefix (cpp-httplib's header calls
+  # OpenSSL, zlib and Brotli, whose -dev packages travel too; play/CMakeLists.txt).
   sed -i "s|^prefix=/usr|prefix=$prefix/usr|" "$prefix"/usr/lib/x86_64-linux-gnu/pkgconfig/*.pc \
     "$prefix"/usr/share/pkgconfig/*.pc 2>/dev/null
-  sed -i '/^Requires.private/d' "$prefix"/usr/lib/x86_64-linux-gnu/pkgconfig/cpp-httplib.pc
+  # Some -dev packages' .so links are absolute (/lib/x86_64-linux-gnu/libz.so.1...).
+  local link
+  for link in "$prefix"/usr/lib/x86_64-linux-gnu/*.so; do
+    case "$(readlink "$link")" in
+      /*) ln -sf "$prefix$(readlink "$link")" "$link" ;;
+    esac
+  done
 }
 step unpack-packages 120 unpack
-export LD_LIBRARY_PATH="$prefix/usr/lib/x86_64-linux-gnu${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
+export LD_LIBRARY_PATH="$prefix/usr/lib/x86_64-linux-gnu:$prefix/lib/x86_64-linux-gnu${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
 export PKG_CONFIG_PATH="$prefix/usr/lib/x86_64-linux-gnu/pkgconfig:$prefix/usr/share/pkgconfig"
 export PKG_CONFIG_LIBDIR="$PKG_CONFIG_PATH"
 
@@ -129,7 +136,8 @@ exe=$work/cli/othello-zero
 # shellcheck disable=SC2086
 step configure 180 cmake -S . -B "$work" -G Ninja -DCMAKE_BUILD_TYPE=Release -DOZ_TORCH=ON \
   -DOZ_BUILD_BENCHMARKS=OFF "-DCMAKE_PREFIX_PATH=$torch_prefix;$prefix/usr" \
-  "-DPKG_CONFIG_EXECUTABLE=$prefix/usr/bin/pkgconf" ${CMAKE_ARGS:-}
+  "-DPKG_CONFIG_EXECUTABLE=$prefix/usr/bin/pkgconf" \
+  "-DCMAKE_CXX_FLAGS=-idirafter $prefix/usr/include/x86_64-linux-gnu" ${CMAKE_ARGS:-}
 step build 420 cmake --build "$work" -j "$(nproc)" --target othello-zero nn_tests training_tests
 
 # 3. The nn and training tests (CUDA ones included: here they run, not skip).
