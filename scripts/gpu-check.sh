@@ -135,7 +135,7 @@ torch_prefix=${TORCH_PREFIX:-$(python3 -c 'import torch; print(torch.utils.cmake
 exe=$work/cli/othello-zero
 # shellcheck disable=SC2086
 step configure 180 cmake -S . -B "$work" -G Ninja -DCMAKE_BUILD_TYPE=Release -DOZ_TORCH=ON \
-  -DOZ_BUILD_BENCHMARKS=OFF "-DCMAKE_PREFIX_PATH=$torch_prefix;$prefix/usr" \
+  -DOZ_BUILD_BENCHMARKS=OFF "-DCMAKE_PREFIX_PATH=$prefix/usr;$torch_prefix" \
   "-DPKG_CONFIG_EXECUTABLE=$prefix/usr/bin/pkgconf" \
   "-DCMAKE_CXX_FLAGS=-idirafter $prefix/usr/include/x86_64-linux-gnu" ${CMAKE_ARGS:-}
 step build 420 cmake --build "$work" -j "$(nproc)" --target othello-zero nn_tests training_tests
