@@ -8,8 +8,12 @@
 // The search never sees the cache: CachingEvaluator puts it in front of any evaluator,
 // as lc0 keeps its cache behind its backend.
 //
-// Thread safety: EvalCache::Lookup/Insert from any number of threads (each pair of
-// slots is guarded by one of kShards mutexes; the counters are relaxed atomics).
+// Cost: a lookup hashes the 8 symmetric forms (bitboard transforms on 8x8) and maps the
+// outputs through a table of squares; CachingEvaluator locates a whole batch first, so
+// the table's cache lines load in parallel, and reuses the key for the miss's Insert.
+//
+// Thread safety: EvalCache::Locate/Lookup/Insert from any number of threads (each pair
+// of slots is guarded by one of kShards mutexes; the counters are relaxed atomics).
 // CachingEvaluator follows the Submit/Wait contract of evaluator.h.
 #include <array>
 #include <atomic>
@@ -28,9 +32,26 @@ class EvalCache {
   // `entries` is rounded up to a power of two (at least 64).
   EvalCache(std::size_t entries, bool canonical);
 
+  // Where a position's entry lives: its key and the symmetry that takes it to the
+  // stored orientation (the least hash of its 8 forms when canonical).
+  struct Probe {
+    std::uint64_t key = 0;
+    int symmetry = 0;
+  };
+  // The probe of `position`; starts loading its slots into the CPU cache, so a batch
+  // locates all its positions first and then looks them up.
+  Probe Locate(const Position& position) const;
+
   // Copies the cached output for `position` into `out`; false on a miss.
-  bool Lookup(const Position& position, EvalOutput& out);
-  void Insert(const Position& position, const EvalOutput& output);
+  bool Lookup(const Position& position, EvalOutput& out) {
+    return Lookup(position, Locate(position), out);
+  }
+  void Insert(const Position& position, const EvalOutput& output) {
+    Insert(position, Locate(position), output);
+  }
+  // The same, with `probe` = Locate(position).
+  bool Lookup(const Position& position, const Probe& probe, EvalOutput& out);
+  void Insert(const Position& position, const Probe& probe, const EvalOutput& output);
 
   std::uint64_t hits() const { return hits_.load(std::memory_order_relaxed); }
   std::uint64_t misses() const { return misses_.load(std::memory_order_relaxed); }
@@ -43,13 +64,14 @@ class EvalCache {
     std::int8_t size = 0;
     bool has_aux = false;
     float win = 0, draw = 0, loss = 0, disc_difference = 0;
+    // The first size*size + 1 and size*size steps hold the entry (the rest are stale).
     std::array<std::uint16_t, core::kMaxSquares + 1> policy{};
     std::array<std::int8_t, core::kMaxSquares> ownership{};
   };
   static constexpr int kShards = 64;
 
-  // The key of `position` and the symmetry that takes it to the stored orientation.
-  std::uint64_t KeyOf(const Position& position, int* symmetry) const;
+  // Writes entry `e` into `out`, mapped from the stored orientation by `symmetry`.
+  static void Decode(const Entry& e, int size, int symmetry, EvalOutput& out);
 
   const bool canonical_;
   std::size_t mask_;

@@ -1,6 +1,10 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <array>
+#include <cmath>
+#include <cstring>
 #include <mutex>
 #include <set>
 #include <thread>
@@ -315,6 +319,157 @@ TEST(CachingEvaluator, InnerFailureReachesWait) {
     }
   }
   EXPECT_EQ(cached.cache().hits(), 0u);
+}
+
+// The cache as first written, square by square: the reference the fast cache must
+// match bit for bit (keys, canonical symmetry, two-slot replacement, rounding).
+class ReferenceCache {
+ public:
+  ReferenceCache(std::size_t entries, bool canonical) : canonical_(canonical) {
+    std::size_t n = 64;
+    while (n < entries) n *= 2;
+    slots_.resize(n);
+    mask_ = n / 2 - 1;
+  }
+  bool Lookup(const Position& position, EvalOutput& out) {
+    int sym;
+    const std::uint64_t key = KeyOf(position, &sym);
+    const std::size_t pair = (key >> 1) & mask_;
+    const int size = position.size();
+    for (std::size_t i = pair * 2; i < pair * 2 + 2; ++i) {
+      const Slot& e = slots_[i];
+      if (e.key != key || e.size != size) continue;
+      out.win = e.output.win;
+      out.draw = e.output.draw;
+      out.loss = e.output.loss;
+      out.has_aux = e.output.has_aux;
+      out.disc_difference = e.output.disc_difference;
+      for (int sq = 0; sq < size * size; ++sq) {
+        const int stored = core::TransformSquare(sq, size, sym);
+        out.policy[sq] = e.policy[stored] / 65535.0f;
+        out.ownership[sq] = e.ownership[stored] / 127.0f;
+      }
+      out.policy[size * size] = e.policy[size * size] / 65535.0f;
+      ++hits;
+      return true;
+    }
+    ++misses;
+    return false;
+  }
+  void Insert(const Position& position, const EvalOutput& output) {
+    int sym;
+    const std::uint64_t key = KeyOf(position, &sym);
+    const std::size_t pair = (key >> 1) & mask_;
+    const int size = position.size();
+    Slot fresh;
+    fresh.key = key;
+    fresh.age = clock_++;
+    fresh.size = size;
+    fresh.output = output;
+    for (int sq = 0; sq < size * size; ++sq) {
+      const int stored = core::TransformSquare(sq, size, sym);
+      fresh.policy[stored] = static_cast<std::uint16_t>(
+          std::lround(std::clamp(output.policy[sq], 0.0f, 1.0f) * 65535));
+      fresh.ownership[stored] = static_cast<std::int8_t>(
+          std::lround(std::clamp(output.ownership[sq], -1.0f, 1.0f) * 127));
+    }
+    fresh.policy[size * size] = static_cast<std::uint16_t>(
+        std::lround(std::clamp(output.policy[size * size], 0.0f, 1.0f) * 65535));
+    Slot* a = &slots_[pair * 2];
+    Slot* b = a + 1;
+    Slot* target = a->key == key ? a : b->key == key ? b : (a->age <= b->age ? a : b);
+    *target = fresh;
+  }
+  std::uint64_t hits = 0, misses = 0;
+
+ private:
+  struct Slot {
+    std::uint64_t key = 0, age = 0;
+    int size = 0;
+    EvalOutput output;  // its win, draw, loss, has_aux and disc_difference are kept
+    std::array<std::uint16_t, core::kMaxSquares + 1> policy{};
+    std::array<std::int8_t, core::kMaxSquares> ownership{};
+  };
+  std::uint64_t KeyOf(const Position& position, int* symmetry) const {
+    *symmetry = 0;
+    std::uint64_t key = position.Hash();
+    for (int s = 1; canonical_ && s < core::kNumSymmetries; ++s) {
+      const std::uint64_t k = core::TransformPosition(position, s).Hash();
+      if (k < key) {
+        key = k;
+        *symmetry = s;
+      }
+    }
+    return key | 1;
+  }
+  bool canonical_;
+  std::size_t mask_;
+  std::vector<Slot> slots_;
+  std::uint64_t clock_ = 0;
+};
+
+// Outputs with every field set, ownership and policy off the quantisation grid, some
+// out of range, some exactly half a step (rounding ties).
+EvalOutput Scrambled(const Position& position, core::Rng& rng) {
+  EvalOutput out;
+  const int n = position.squares();
+  for (int a = 0; a <= n; ++a) out.policy[a] = static_cast<float>(rng.Below(70000)) / 65535.0f;
+  out.policy[rng.Below(n)] = 0.5f / 65535.0f * static_cast<float>(2 * rng.Below(100) + 1);
+  out.policy[rng.Below(n)] = -0.25f;
+  for (int sq = 0; sq < n; ++sq) {
+    out.ownership[sq] = static_cast<float>(static_cast<int>(rng.Below(300)) - 150) / 137.0f;
+  }
+  out.ownership[rng.Below(n)] = 2.5f / 127.0f;
+  out.ownership[rng.Below(n)] = -2.5f / 127.0f;
+  out.win = static_cast<float>(rng.Below(1000)) / 1000.0f;
+  out.loss = 1.0f - out.win;
+  out.has_aux = rng.Below(2) == 1;
+  out.disc_difference = static_cast<float>(rng.Below(129)) - 64.0f;
+  return out;
+}
+
+bool SameBits(const EvalOutput& a, const EvalOutput& b, int size) {
+  auto same = [](float x, float y) { return std::memcmp(&x, &y, sizeof x) == 0; };
+  bool ok = same(a.win, b.win) && same(a.draw, b.draw) && same(a.loss, b.loss) &&
+            a.has_aux == b.has_aux && same(a.disc_difference, b.disc_difference);
+  for (int a_ = 0; a_ <= size * size; ++a_) ok = ok && same(a.policy[a_], b.policy[a_]);
+  for (int sq = 0; sq < size * size; ++sq) ok = ok && same(a.ownership[sq], b.ownership[sq]);
+  return ok;
+}
+
+// A fixed sequence of lookups and inserts (random games on 6x6, 8x8 and 10x10 and
+// their symmetric forms, a table small enough to evict): the cache returns what the
+// square-by-square reference returns, hit for hit and bit for bit, in both modes.
+TEST(EvalCache, MatchesTheReferenceBitForBit) {
+  for (const bool canonical : {false, true}) {
+    EvalCache cache(256, canonical);
+    ReferenceCache reference(256, canonical);
+    core::Rng rng(canonical ? 5 : 6);
+    std::vector<Position> positions = RandomPositions(300, 8, 21);
+    for (const int size : {6, 10}) {
+      const std::vector<Position> more = RandomPositions(150, size, 22 + size);
+      positions.insert(positions.end(), more.begin(), more.end());
+    }
+    int hits = 0;
+    for (int step = 0; step < 6000; ++step) {
+      Position pos = positions[rng.Below(static_cast<std::uint32_t>(positions.size()))];
+      pos = core::TransformPosition(pos, static_cast<int>(rng.Below(8)));
+      EvalOutput got = Scrambled(pos, rng), want = got;  // untouched parts alike
+      const bool hit = cache.Lookup(pos, got);
+      ASSERT_EQ(hit, reference.Lookup(pos, want)) << "step " << step;
+      if (hit) {
+        ++hits;
+        ASSERT_TRUE(SameBits(got, want, pos.size())) << "step " << step;
+      } else {
+        const EvalOutput output = Scrambled(pos, rng);
+        cache.Insert(pos, output);
+        reference.Insert(pos, output);
+      }
+    }
+    EXPECT_EQ(cache.hits(), reference.hits);
+    EXPECT_EQ(cache.misses(), reference.misses);
+    EXPECT_EQ(hits, canonical ? 2498 : 320) << "canonical " << canonical;  // as first measured
+  }
 }
 
 TEST(RolloutEvaluator, ValueReflectsTheGame) {
