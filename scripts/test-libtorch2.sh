@@ -76,10 +76,11 @@ debian_mirror() {
   return 1
 }
 
-# Runs a command inside the root with a clean environment.
+# Runs a command inside the root with a clean environment (no Python bytecode written
+# into the bind-mounted source tree).
 inroot() {
   chroot "$root" /usr/bin/env -i PATH=/usr/sbin:/usr/bin:/sbin:/bin HOME=/root LANG=C.UTF-8 \
-    DEBIAN_FRONTEND=noninteractive "$@"
+    DEBIAN_FRONTEND=noninteractive PYTHONDONTWRITEBYTECODE=1 "$@"
 }
 
 # The packages of the root that are not installed.
