@@ -152,9 +152,11 @@ if [ ! -x "$exe" ]; then
 fi
 
 # 4. The network on the device: raw forward passes and the inference server.
+precisions="fp32 bf16 fp16"
+[ "$device" = cpu ] && precisions=fp32  # inference in bf16/fp16 is CUDA's (nn/inference.h)
 for net in "6 64" "10 128"; do
   set -- $net
-  for precision in fp32 bf16 fp16; do
+  for precision in $precisions; do
     step "bench-nn-${1}x${2}-$precision" 120 "$exe" bench nn --device "$device" \
       --blocks "$1" --channels "$2" --precision "$precision" --batch 64,128,256,512,1024 \
       --seconds 0.5
