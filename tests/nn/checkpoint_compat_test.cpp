@@ -38,6 +38,7 @@
 #include "nn/optimizer_state.h"
 #include "nn/rules_json.h"
 #include "nn/tensor_io.h"
+#include "tests/nn/legacy_checkpoint.h"
 
 namespace othello::nn {
 namespace {
@@ -107,36 +108,6 @@ std::string MinorVersion() {
   return std::to_string(TORCH_VERSION_MAJOR) + "." + std::to_string(TORCH_VERSION_MINOR);
 }
 
-// A format-3 checkpoint: LibTorch archives for the weights and the optimizer, CRC-32.
-std::string Version3Checkpoint(OthelloNet& net, std::int64_t step, torch::optim::Optimizer& optimizer,
-                               const nlohmann::json& metadata) {
-  const auto archive = [](const std::function<void(torch::serialize::OutputArchive&)>& save) {
-    torch::serialize::OutputArchive a;
-    save(a);
-    std::ostringstream out;
-    a.save_to(out);
-    return out.str();
-  };
-  const std::string weights = archive([&](auto& a) { net->save(a); });
-  const std::string state = archive([&](auto& a) { optimizer.save(a); });
-  const std::string extra = metadata.dump();
-  const NetConfig& c = net->config();
-  std::string file = "OZCKPT01";
-  Put<std::uint32_t>(file, 3);
-  for (int v : {c.blocks, c.channels, c.global_pool_every, c.head_channels, c.value_hidden}) {
-    Put<std::int32_t>(file, v);
-  }
-  Put<std::int64_t>(file, step);
-  Put<std::uint64_t>(file, weights.size());
-  Put<std::uint64_t>(file, state.size());
-  Put<std::uint64_t>(file, extra.size());
-  Put<std::uint64_t>(file, 0);
-  file += weights + state + extra;
-  const std::uint64_t sum = core::Crc32(file.substr(72), core::Crc32(file.substr(0, 64)));
-  std::memcpy(&file[64], &sum, 8);
-  return file;
-}
-
 nlohmann::json WrittenBy() { return {{"written_by", std::string("LibTorch ") + TORCH_VERSION}}; }
 
 TEST(CheckpointFixtures, Write) {
@@ -159,7 +130,7 @@ TEST(CheckpointFixtures, Write) {
     metadata["rules"] = RulesToJson(FixtureRules());
     std::ofstream(std::string(dir) + "/checkpoint-v3-libtorch" + MinorVersion() + ".ckpt",
                   std::ios::binary)
-        << Version3Checkpoint(net, 333, sgd, metadata);
+        << LegacyCheckpoint(net, 333, /*version=*/3, &sgd, metadata);
   }
 }
 
