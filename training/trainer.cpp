@@ -150,6 +150,7 @@ nn::LossTerms Trainer::Step(const std::vector<Sample>& samples) {
   nn::LossTerms loss = nn::ComputeLoss(ToFloat(output), batch.targets, config_.loss);
   scaler_.Scale(loss.total).backward();
   const std::vector<torch::Tensor> parameters = net_->parameters();
+  if (gradient_hook_) gradient_hook_(parameters);
   const bool overflow = scaler_.Unscale(parameters);
   if (!overflow) {  // an overflowing fp16 step is skipped (the scale is lowered)
     if (config_.grad_clip > 0) nn::ClipGradNorm(parameters, config_.grad_clip);

@@ -9,6 +9,7 @@
 // report reads them (LossSums).
 // Thread safety: one thread drives a Trainer; net() and optimizer() are its own, to be
 // read (checkpoints, publishing to self-play) by that thread between steps.
+#include <functional>
 #include <memory>
 #include <vector>
 
@@ -65,6 +66,12 @@ class Trainer {
   double LearningRate() const;
   // For a schedule over the run's time: the fraction of run.minutes trained so far.
   void SetRunFraction(double fraction) { run_fraction_ = fraction; }
+  // Runs in every Step() after the backward pass, with the parameters (their grad()
+  // set, fp16's loss scale still in them), before the overflow check, clipping and the
+  // optimiser: data-parallel training averages the gradients across ranks there
+  // (training/distributed.h), so that every rank takes the same step.
+  using GradientHook = std::function<void(const std::vector<torch::Tensor>& parameters)>;
+  void SetGradientHook(GradientHook hook) { gradient_hook_ = std::move(hook); }
 
   std::int64_t step() const { return step_; }
   nn::OthelloNet& net() { return net_; }
@@ -83,6 +90,7 @@ class Trainer {
   std::unique_ptr<torch::optim::Optimizer> optimizer_;
   std::int64_t step_ = 0;
   double run_fraction_ = 0;
+  GradientHook gradient_hook_;  // none: one process
 };
 
 }  // namespace othello::training
