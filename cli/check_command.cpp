@@ -24,6 +24,10 @@ void RunCheckCommand(const CheckOptions& opt) {
             << " (" << check.checkpoints << " checkpoint files load)\n"
             << "  replay: " << check.games << " games, " << check.positions << " positions ("
             << check.shards << " shards, " << check.journal_games << " games in the journal)\n";
+  if (check.published_step >= 0 || check.incoming > 0) {
+    std::cout << "  actors: model of step " << check.published_step << " published, "
+              << check.incoming << " incoming games waiting for the learner\n";
+  }
   if (check.torn_journal_bytes) {
     std::cout << "  the journal ends in " << check.torn_journal_bytes
               << " bytes of an interrupted append (the next resume cuts them)\n";

@@ -24,6 +24,8 @@ void RegisterBenchSelfPlay(CLI::App& bench);
 // `bench model` (every build).
 void RegisterBenchModel(CLI::App& bench);
 void RegisterTrain(CLI::App& app);
+// `selfplay`, an actor on a shared run directory (LibTorch builds).
+void RegisterSelfPlay(CLI::App& app);
 // `gtp`, `nboard` (every build: exported models run without LibTorch).
 void RegisterEngines(CLI::App& app);
 void RegisterPlay(CLI::App& app);

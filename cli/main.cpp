@@ -19,6 +19,7 @@ int main(int argc, char** argv) {
   othello::cli::RegisterVerify(app);
 #if OZ_HAVE_TORCH
   othello::cli::RegisterTrain(app);
+  othello::cli::RegisterSelfPlay(app);
   othello::cli::RegisterExport(app);
   othello::cli::RegisterCheck(app);
 #endif

@@ -1,21 +1,18 @@
 // othello-zero train: the self-play training loop (training/run.h).
 #include <unistd.h>
 
-#include <atomic>
-#include <csignal>
 #include <filesystem>
 #include <iostream>
 
 #include "cli/commands.h"
+#include "cli/stop_signal.h"
+#include "core/file_io.h"
 #include "training/config.h"
 #include "training/run.h"
+#include "training/run_dir.h"
 
 namespace othello::cli {
 namespace {
-
-std::atomic<bool> g_stop{false};
-
-extern "C" void OnSignal(int) { g_stop.store(true); }
 
 struct TrainOptions {
   std::string config;
@@ -29,11 +26,13 @@ void RunTrain(const TrainOptions& opt) {
       opt.run_dir.empty()
           ? (std::filesystem::path("runs") / std::filesystem::path(opt.config).stem()).string()
           : opt.run_dir;
-  std::signal(SIGINT, OnSignal);
-  std::signal(SIGTERM, OnSignal);
+  // For actors (othello-zero selfplay), which play by the run's configuration.
+  training::SaveRunConfig(dir, core::ReadFile(opt.config, "configuration"), opt.config,
+                          opt.overrides);
+  const std::atomic<bool>& stop = StopOnSignals();
   std::cerr << "training " << opt.config << " in " << dir << " (Ctrl-C checkpoints and stops)\n";
   const training::RunSummary summary =
-      training::RunTraining(config, dir, g_stop, std::cerr, ::isatty(STDERR_FILENO));
+      training::RunTraining(config, dir, stop, std::cerr, ::isatty(STDERR_FILENO));
   std::cout << "stopped at step " << summary.step << " after " << summary.games << " games, "
             << summary.positions << " positions; checkpoint " << dir
             << "/checkpoints/latest.ckpt\n";

@@ -4,8 +4,11 @@
 // that throws. A named point fails once, on its N-th call, when armed by the
 // environment, OZ_FAULT="point[@N][,point[@N]...]" (N = 1 by default), or by a test
 // through SetFaults(). The caller raises the error the real fault would raise.
-// Points: "write" (core/file_io.cpp, any atomic file write), "evaluate" (the network
-// evaluator, nn/inference.cpp), "train.step" (training/trainer.cpp).
+// Points: "write" (core/file_io.cpp, any atomic file write), "kill:WHAT" (the process
+// kills itself with SIGKILL half-way through an atomic write of a WHAT file, e.g.
+// "kill:incoming shard"), "kill:ingest" (the learner dies between journaling actors'
+// games and removing their files, training/run_dir.cpp), "evaluate" (the network evaluator, nn/inference.cpp),
+// "train.step" (training/trainer.cpp).
 // Unarmed (every normal run), a check is one relaxed atomic load.
 // Thread safety: InjectFault from any thread; SetFaults while no armed point is used.
 #include <string>

@@ -5,6 +5,7 @@
 #include <unistd.h>
 
 #include <cerrno>
+#include <csignal>
 #include <cstdio>
 #include <cstring>
 #include <filesystem>
@@ -89,6 +90,10 @@ void WriteFileAtomically(const std::string& path, std::string_view bytes, std::s
     ::unlink(tmp.c_str());
     Fail(what, path, action, error);
   };
+  if (InjectFault("kill:" + std::string(what))) {  // a SIGKILL half-way through the write
+    WriteAll(fd, bytes.substr(0, bytes.size() / 2));
+    ::kill(::getpid(), SIGKILL);
+  }
   if (!WriteAll(fd, bytes)) abandon("cannot write " + tmp, errno);
   if (InjectFault("write")) abandon("cannot write " + tmp + " (injected)", ENOSPC);
   if (::fsync(fd) != 0) abandon("cannot sync " + tmp, errno);

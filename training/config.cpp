@@ -42,7 +42,7 @@ void ReadNetwork(ConfigReader& r, nn::NetConfig& net) {
 }
 
 void ReadSelfPlay(ConfigReader& r, TrainingConfig& c) {
-  c.selfplay_threads = r.Int("selfplay.threads", c.selfplay_threads, 1, 1024);
+  c.selfplay_threads = r.Int("selfplay.threads", c.selfplay_threads, 0, 1024);
   c.games_per_thread = r.Int("selfplay.games_per_thread", c.games_per_thread, 1, 65536);
   c.leaves_per_game = r.Int("selfplay.leaves_per_game", c.leaves_per_game, 1, 1024);
   c.resign = r.Bool("selfplay.resign", c.resign);
@@ -238,13 +238,15 @@ std::vector<std::string> LadderOpponents(int board_size) {
   return players;
 }
 
-TrainingConfig WithCpuThreads(TrainingConfig config, unsigned cores) {
+TrainingConfig WithCpuThreads(TrainingConfig config, unsigned cores, bool trains) {
   const int n = static_cast<int>(std::max(1u, cores));
+  const int selfplay = std::max(1, config.selfplay_threads);  // 0: the evaluations' network
   if (config.inference.threads == 0) {
-    config.inference.threads = std::max(1, n / 2 / config.selfplay_threads);
+    config.inference.threads = std::max(1, (trains ? n / 2 : n) / selfplay);
   }
   if (config.train_threads == 0) {
-    config.train_threads = std::max(1, n - config.selfplay_threads * config.inference.threads);
+    config.train_threads =
+        std::max(1, n - config.selfplay_threads * (trains ? config.inference.threads : 0));
   }
   return config;
 }

@@ -65,6 +65,7 @@ struct TrainingConfig {
   nn::NetConfig net;  // network.*
 
   // selfplay.*: threads x games in flight per thread, leaves per game per round.
+  // threads 0: a learner only, fed by actors (othello-zero selfplay, run_dir.h).
   int selfplay_threads = 1;
   int games_per_thread = 16;
   int leaves_per_game = 4;
@@ -147,9 +148,10 @@ TrainingConfig ParseTrainingConfig(const std::string& yaml, const std::string& n
 // `config` with the automatic CPU thread counts (0) filled in for `cores` cores. The
 // self-play threads and the trainer share the cores: each self-play thread's network
 // gets max(1, cores / 2 / selfplay.threads) LibTorch threads, the trainer what is left
-// (at least 1). On 2 cores that is one thread each: more than one thread per core makes
+// (at least 1; all cores with selfplay.threads 0, a learner fed by actors). An actor
+// (`trains` false) gives its self-play threads all the cores. On 2 cores that is one thread each: more than one thread per core makes
 // OpenMP's and OpenBLAS's workers spin and yield against each other (a third of the
 // CPU time in the kernel, measured; README "Training speed").
-TrainingConfig WithCpuThreads(TrainingConfig config, unsigned cores);
+TrainingConfig WithCpuThreads(TrainingConfig config, unsigned cores, bool trains = true);
 
 }  // namespace othello::training

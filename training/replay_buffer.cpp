@@ -4,6 +4,7 @@
 #include <cmath>
 #include <cstdio>
 #include <filesystem>
+#include <stdexcept>
 
 #include "core/error.h"
 #include "core/file_io.h"
@@ -31,8 +32,13 @@ std::size_t GrowingWindow(const WindowConfig& window, std::uint64_t seen_positio
 
 }  // namespace
 
-ReplayBuffer::ReplayBuffer(std::string dir, const WindowConfig& window, int board_size)
-    : dir_(std::move(dir)), window_(window), board_size_(board_size) {
+ReplayBuffer::ReplayBuffer(std::string dir, const WindowConfig& window, int board_size,
+                           Access access)
+    : dir_(std::move(dir)), window_(window), board_size_(board_size), access_(access) {
+  if (access_ == Access::kFollower) {
+    Refresh();
+    return;
+  }
   fs::create_directories(dir_);
   LoadShards();
   LoadJournal();
@@ -54,6 +60,7 @@ void ReplayBuffer::TrimLocked() {
   const std::size_t keep = WindowSizeLocked();
   while (samples_.size() > keep) samples_.pop_front();
   unflushed_ = std::min(unflushed_, samples_.size());
+  if (access_ == Access::kFollower) return;  // the owner's files are the owner's
   // Shards wholly outside the window are no longer needed on disk.
   std::size_t on_disk = samples_.size() - unflushed_;
   std::size_t total = 0;
@@ -80,8 +87,9 @@ void ReplayBuffer::LoadJournal() {
   std::string kept = JournalHeader();
   for (const JournalGame& game : journal.games) {
     if (game.seen_before < seen_) continue;  // already in a shard
-    kept += JournalEntry(game.samples, game.seen_before);
+    kept += JournalEntry(game.samples, game.seen_before, game.source);
     InsertLocked(game.samples);
+    if (!game.source.empty()) sources_.insert(game.source);
   }
   // A torn tail (or the old format) is rewritten away before anything is appended.
   if (journal.legacy || journal.valid_bytes < bytes.size()) {
@@ -98,6 +106,7 @@ void ReplayBuffer::InsertLocked(const std::vector<Sample>& game) {
 }
 
 void ReplayBuffer::Add(const std::vector<Sample>& game) {
+  if (access_ == Access::kFollower) throw std::logic_error("a replay follower cannot add");
   std::lock_guard<std::mutex> lock(mutex_);
   AppendJournalLocked(game);
   InsertLocked(game);
@@ -105,6 +114,101 @@ void ReplayBuffer::Add(const std::vector<Sample>& game) {
     WriteShardLocked(samples_.size() - unflushed_, samples_.size());
   }
   TrimLocked();
+}
+
+std::size_t ReplayBuffer::Ingest(const std::vector<SourcedGame>& games,
+                                 const std::function<void()>& commit) {
+  if (access_ == Access::kFollower) throw std::logic_error("a replay follower cannot ingest");
+  std::lock_guard<std::mutex> lock(mutex_);
+  std::string entries;
+  std::uint64_t seen = seen_;
+  std::vector<const SourcedGame*> fresh;
+  for (const SourcedGame& game : games) {
+    if (sources_.count(game.source) != 0) continue;  // ingested before a restart
+    entries += JournalEntry(game.samples, seen, game.source);
+    seen += game.samples.size();
+    fresh.push_back(&game);
+  }
+  if (!entries.empty()) {
+    core::AppendToFile(JournalPath(), entries, "replay journal", /*durable=*/true);
+  }
+  for (const SourcedGame* game : fresh) {
+    InsertLocked(game->samples);
+    sources_.insert(game->source);
+  }
+  if (commit) commit();
+  if (unflushed_ >= window_.shard_positions) {
+    WriteShardLocked(samples_.size() - unflushed_, samples_.size());
+  }
+  TrimLocked();
+  return fresh.size();
+}
+
+bool ReplayBuffer::HasSource(const std::string& source) const {
+  std::lock_guard<std::mutex> lock(mutex_);
+  return sources_.count(source) != 0;
+}
+
+void ReplayBuffer::Refresh() {
+  if (access_ != Access::kFollower) return;
+  std::lock_guard<std::mutex> lock(mutex_);
+  ReadNewShardsLocked();
+  ReadJournalLocked();
+  TrimLocked();
+}
+
+void ReplayBuffer::FollowLocked(const std::vector<Sample>& samples, std::uint64_t last_seen,
+                                std::uint64_t games) {
+  if (last_seen <= seen_) return;
+  const std::uint64_t first = last_seen - samples.size();  // the first one's index
+  const std::size_t skip = seen_ > first ? static_cast<std::size_t>(seen_ - first) : 0;
+  samples_.insert(samples_.end(), samples.begin() + static_cast<std::ptrdiff_t>(skip),
+                  samples.end());
+  seen_ = last_seen;
+  games_ = std::max(games_, games);
+}
+
+void ReplayBuffer::ReadNewShardsLocked() {
+  std::error_code error;
+  if (!fs::is_directory(dir_, error)) return;  // the owner has not made it yet
+  std::vector<std::uint64_t> ids;
+  for (const auto& entry : fs::directory_iterator(dir_)) {
+    const std::string name = entry.path().filename().string();
+    unsigned long long id;
+    if (std::sscanf(name.c_str(), "shard-%llu.bin", &id) == 1 && name == ShardName(id) &&
+        id >= next_shard_) {
+      ids.push_back(id);
+    }
+  }
+  std::sort(ids.begin(), ids.end());
+  for (const std::uint64_t id : ids) {
+    const fs::path path = fs::path(dir_) / ShardName(id);
+    std::string bytes;
+    try {
+      bytes = core::ReadFile(path.string(), "replay shard");
+    } catch (const core::InputError&) {
+      if (!fs::exists(path, error)) continue;  // dropped from the window meanwhile
+      throw;
+    }
+    const Shard shard = ParseShard(bytes, path.string(), board_size_);
+    FollowLocked(shard.samples, shard.seen, shard.games);
+    next_shard_ = id + 1;
+  }
+}
+
+void ReplayBuffer::ReadJournalLocked() {
+  std::error_code error;
+  if (!fs::exists(JournalPath(), error)) return;
+  std::string bytes;
+  try {
+    bytes = core::ReadFile(JournalPath(), "replay journal");
+  } catch (const core::InputError&) {
+    if (!fs::exists(JournalPath(), error)) return;  // replaced meanwhile
+    throw;
+  }
+  for (const JournalGame& game : ParseJournal(bytes, JournalPath(), board_size_).games) {
+    FollowLocked(game.samples, game.seen_before + game.samples.size(), games_ + 1);
+  }
 }
 
 std::vector<Sample> ReplayBuffer::Draw(std::size_t count, core::Rng& rng, bool augment) const {
@@ -120,6 +224,7 @@ std::vector<Sample> ReplayBuffer::Draw(std::size_t count, core::Rng& rng, bool a
 }
 
 void ReplayBuffer::Flush() {
+  if (access_ == Access::kFollower) return;
   std::lock_guard<std::mutex> lock(mutex_);
   if (unflushed_ > 0) WriteShardLocked(samples_.size() - unflushed_, samples_.size());
 }
@@ -134,6 +239,7 @@ void ReplayBuffer::WriteShardLocked(std::size_t begin, std::size_t end) {
   // The journal's games are all in the shard now (a kill before this line leaves them
   // in both; loading skips those the shard holds).
   core::WriteFileAtomically(JournalPath(), JournalHeader(), "replay journal");
+  sources_.clear();  // their files were removed when they were ingested
   shards_.emplace_back(next_shard_++, end - begin);
   unflushed_ = 0;
 }

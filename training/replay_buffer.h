@@ -17,16 +17,29 @@
 // reach a shard. On loading, games already in a shard are skipped, and a torn last
 // entry (a kill during the append) is cut off before anything new is appended.
 //
-// Thread safety: Add, Draw, Flush and the counters may be called from any thread
-// (one mutex). Construction (which loads the directory) and destruction need no other
-// call in flight. One buffer per directory: two buffers on one directory would
-// overwrite each other's shards and journal.
+// Ingestion (actors, training/run_dir.h): games from other processes arrive with a
+// source name (their incoming shard). Ingest journals them with their sources and one
+// fsync, then lets the caller delete the source files, all under the lock, before any
+// shard can be written: a game whose source the journal still names is never taken
+// again, and a source leaves the journal (into a shard) only after its file is gone.
+// So across kills of the learner every incoming game is ingested exactly once.
+//
+// Followers (data-parallel ranks other than 0, training/distributed.h): a read-only
+// view of a directory that another process's buffer owns; Refresh() reads the shards
+// and journal games written since. A follower never writes or deletes a file.
+//
+// Thread safety: Add, Ingest, Draw, Flush, Refresh and the counters may be called from
+// any thread (one mutex). Construction (which loads the directory) and destruction
+// need no other call in flight. One owner per directory: two owners would overwrite
+// each other's shards and journal.
 #include <array>
 #include <cstdint>
 #include <deque>
+#include <functional>
 #include <mutex>
 #include <string>
 #include <string_view>
+#include <unordered_set>
 #include <vector>
 
 #include "core/hash.h"
@@ -46,13 +59,31 @@ struct WindowConfig {
   std::size_t shard_positions = 4096;
 };
 
+// A game from another process, named by where it came from (unique per game).
+struct SourcedGame {
+  std::string source;
+  std::vector<Sample> samples;
+};
+
 class ReplayBuffer {
  public:
-  // Loads the shards already in `dir` (creating it if needed); every record must be a
-  // position of `board_size` (0: any size).
-  ReplayBuffer(std::string dir, const WindowConfig& window, int board_size = 8);
+  enum class Access { kOwner, kFollower };
+  // Loads the shards already in `dir` (an owner creates it if needed); every record
+  // must be a position of `board_size` (0: any size).
+  ReplayBuffer(std::string dir, const WindowConfig& window, int board_size = 8,
+               Access access = Access::kOwner);
 
   void Add(const std::vector<Sample>& game);
+  // Adds those of `games` whose source is not in the journal already (one durable
+  // journal append), then runs `commit` (the caller removes the games' files), then
+  // writes a shard if one is due. Returns the games added. A failed append adds
+  // nothing and throws; commit's exception passes through (the games stay journaled).
+  std::size_t Ingest(const std::vector<SourcedGame>& games, const std::function<void()>& commit);
+  // Whether the journal names `source` (a game already ingested, not yet in a shard).
+  bool HasSource(const std::string& source) const;
+  // Follower: reads the shards and the journal's games written since the last read.
+  // A shard that vanished meanwhile (dropped from the window) is skipped.
+  void Refresh();
   // `count` positions drawn uniformly from the window, each under a random symmetry
   // when `augment` (square boards: always).
   std::vector<Sample> Draw(std::size_t count, core::Rng& rng, bool augment = true) const;
@@ -72,18 +103,26 @@ class ReplayBuffer {
   void WriteShardLocked(std::size_t begin, std::size_t end);
   void LoadShards();
   void LoadJournal();
+  // Follower: the positions of `samples` past those it holds; `last_seen`: the owner's
+  // count of positions ever added after the last of them.
+  void FollowLocked(const std::vector<Sample>& samples, std::uint64_t last_seen,
+                    std::uint64_t games);
+  void ReadNewShardsLocked();
+  void ReadJournalLocked();
   void AppendJournalLocked(const std::vector<Sample>& game);
   std::string JournalPath() const;
 
   const std::string dir_;
   const WindowConfig window_;
   const int board_size_;
+  const Access access_;
   mutable std::mutex mutex_;
   std::deque<Sample> samples_;          // guarded by mutex_
   std::uint64_t seen_ = 0, games_ = 0;  // guarded by mutex_
   std::size_t unflushed_ = 0;           // newest positions not on disk, guarded by mutex_
   std::uint64_t next_shard_ = 0;        // guarded by mutex_
   std::deque<std::pair<std::uint64_t, std::size_t>> shards_;  // (id, positions), guarded
+  std::unordered_set<std::string> sources_;  // the journal's sources, guarded by mutex_
 };
 
 }  // namespace othello::training

@@ -10,7 +10,9 @@ namespace othello::training {
 namespace {
 
 constexpr char kShardMagic[8] = {'O', 'Z', 'R', 'P', 'L', 'Y', '0', '1'};
-constexpr char kJournalMagic[8] = {'O', 'Z', 'J', 'R', 'N', 'L', '0', '2'};
+constexpr char kJournalMagic[8] = {'O', 'Z', 'J', 'R', 'N', 'L', '0', '3'};
+constexpr char kJournalMagicV2[8] = {'O', 'Z', 'J', 'R', 'N', 'L', '0', '2'};
+constexpr std::uint32_t kJournalVersion = 3;
 constexpr std::size_t kShardHeader = 8 + 4 + 4 + 8 + 8 + 8 + 8;
 constexpr std::size_t kJournalHeader = 8 + 4;
 constexpr std::size_t kLegacyRecord = 347;  // version 1's packed record
@@ -83,30 +85,40 @@ bool ShardIsLegacy(std::string_view bytes, const Fail& fail) {
 struct JournalEntryView {
   std::uint64_t seen_before = 0;
   std::uint32_t count = 0;
+  std::string_view source;
   std::string_view records;
   std::size_t bytes = 0;
 };
 
-// The entry at `pos`, or nullopt where the journal ends: at its end, or at an entry
-// torn by a kill or failing its checksum (the rest is dropped).
+// The entry at `pos` of a journal of `version`, or nullopt where the journal ends: at
+// its end, or at an entry torn by a kill or failing its checksum (the rest is dropped).
 std::optional<JournalEntryView> ReadJournalEntry(std::string_view bytes, std::size_t pos,
-                                                 bool legacy) {
-  const std::size_t entry_header = legacy ? 8 + 4 + 8 : 8 + 4 + 4;
-  const std::size_t record_bytes = legacy ? kLegacyRecord : sizeof(Sample);
+                                                 std::uint32_t version) {
+  const std::size_t entry_header = version == 1 ? 8 + 4 + 8 : version == 2 ? 8 + 4 + 4 : 8 + 4 + 4 + 4;
+  const std::size_t record_bytes = version == 1 ? kLegacyRecord : sizeof(Sample);
   if (bytes.size() - pos < entry_header) return std::nullopt;
   JournalEntryView entry;
   entry.seen_before = Load<std::uint64_t>(bytes, pos);
   entry.count = Load<std::uint32_t>(bytes, pos + 8);
-  const std::size_t left = bytes.size() - pos - entry_header;
+  std::size_t left = bytes.size() - pos - entry_header;
+  const std::size_t source_bytes = version == 3 ? Load<std::uint32_t>(bytes, pos + 12) : 0;
+  if (source_bytes > left) return std::nullopt;
+  entry.source = bytes.substr(pos + entry_header, source_bytes);
+  left -= source_bytes;
   if (entry.count > left / record_bytes) return std::nullopt;
-  entry.records = bytes.substr(pos + entry_header, entry.count * record_bytes);
-  const bool sound =
-      legacy ? core::Fnv1a64(entry.records.data(), entry.records.size()) ==
-                   Load<std::uint64_t>(bytes, pos + 12)
-             : core::Crc32(entry.records, core::Crc32(bytes.substr(pos, 12))) ==
-                   Load<std::uint32_t>(bytes, pos + 12);
+  entry.records = bytes.substr(pos + entry_header + source_bytes, entry.count * record_bytes);
+  bool sound = false;
+  if (version == 1) {
+    sound = core::Fnv1a64(entry.records.data(), entry.records.size()) ==
+            Load<std::uint64_t>(bytes, pos + 12);
+  } else {
+    const std::size_t sum_at = entry_header - 4;
+    const std::uint32_t head = core::Crc32(bytes.substr(pos, sum_at));
+    sound = core::Crc32(entry.records, core::Crc32(entry.source, head)) ==
+            Load<std::uint32_t>(bytes, pos + sum_at);
+  }
   if (!sound) return std::nullopt;
-  entry.bytes = entry_header + entry.records.size();
+  entry.bytes = entry_header + source_bytes + entry.records.size();
   return entry;
 }
 
@@ -158,13 +170,16 @@ std::string JournalHeader() {
   return header;
 }
 
-std::string JournalEntry(const std::vector<Sample>& game, std::uint64_t seen_before) {
+std::string JournalEntry(const std::vector<Sample>& game, std::uint64_t seen_before,
+                         std::string_view source) {
   std::string entry;
   Append(entry, seen_before);
   Append(entry, static_cast<std::uint32_t>(game.size()));
+  Append(entry, static_cast<std::uint32_t>(source.size()));
   const char* records = reinterpret_cast<const char*>(game.data());
   const std::size_t bytes = game.size() * sizeof(Sample);
-  Append(entry, core::Crc32(records, bytes, core::Crc32(entry)));
+  Append(entry, core::Crc32(records, bytes, core::Crc32(source, core::Crc32(entry))));
+  entry.append(source);
   entry.append(records, bytes);
   return entry;
 }
@@ -174,17 +189,24 @@ Journal ParseJournal(std::string_view bytes, const std::string& name, int board_
   Journal journal;
   // A journal shorter than its header was cut while being created: nothing in it.
   if (bytes.size() < kJournalHeader) return journal;
-  journal.legacy = std::memcmp(bytes.data(), kJournalMagic, 8) != 0;
-  if (!journal.legacy && Load<std::uint32_t>(bytes, 8) != sizeof(Sample)) {
+  std::uint32_t version = 1;  // no header
+  if (std::memcmp(bytes.data(), kJournalMagic, 8) == 0) {
+    version = kJournalVersion;
+  } else if (std::memcmp(bytes.data(), kJournalMagicV2, 8) == 0) {
+    version = 2;
+  }
+  journal.legacy = version != kJournalVersion;
+  if (version != 1 && Load<std::uint32_t>(bytes, 8) != sizeof(Sample)) {
     throw core::InputError(what + ": " + std::to_string(Load<std::uint32_t>(bytes, 8)) +
                            "-byte records; this build writes " + std::to_string(sizeof(Sample)));
   }
-  journal.valid_bytes = journal.legacy ? 0 : kJournalHeader;
-  while (const auto entry = ReadJournalEntry(bytes, journal.valid_bytes, journal.legacy)) {
+  journal.valid_bytes = version == 1 ? 0 : kJournalHeader;
+  while (const auto entry = ReadJournalEntry(bytes, journal.valid_bytes, version)) {
     journal.games.push_back(
         {entry->seen_before,
-         ReadRecords(entry->records.data(), entry->count, journal.legacy,
-                     what + " game " + std::to_string(journal.games.size() + 1), board_size)});
+         ReadRecords(entry->records.data(), entry->count, version == 1,
+                     what + " game " + std::to_string(journal.games.size() + 1), board_size),
+         std::string(entry->source)});
     journal.valid_bytes += entry->bytes;
   }
   return journal;

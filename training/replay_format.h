@@ -8,10 +8,14 @@
 // Version 1 (read, converted): the same header, 64-bit FNV-1a of the records alone, and
 // 347-byte packed records that also held a search value (dropped).
 //
-// Journal, version 2: "OZJRNL02" | u32 record size, then one entry per finished game:
-// u64 positions ever added before it | u32 records | u32 CRC-32 of the entry's first 12
-// bytes and its records | records. Version 1 (read, converted) had no header and
-// entries of u64 | u32 | u64 FNV-1a of the records | 347-byte records.
+// Journal, version 3: "OZJRNL03" | u32 record size, then one entry per finished game:
+// u64 positions ever added before it | u32 records | u32 source bytes | u32 CRC-32 of
+// the entry's first 16 bytes, its source and its records | source | records. The
+// source names where a game came from (an actor's incoming shard, run_dir.h; empty for
+// the run's own self-play), so that a game is ingested once across restarts.
+// Read and converted: version 2 ("OZJRNL02", entries u64 | u32 | u32 CRC-32 of the
+// first 12 bytes and the records | records) and version 1 (no header; entries
+// u64 | u32 | u64 FNV-1a of the records | 347-byte records).
 //
 // Reading checks every size against the bytes that remain and every record with
 // CheckSample: a shard that fails is an error (core::InputError naming the file and the
@@ -43,16 +47,18 @@ Shard ParseShard(std::string_view bytes, const std::string& name, int board_size
 struct JournalGame {
   std::uint64_t seen_before = 0;  // positions ever added before this game
   std::vector<Sample> samples;
+  std::string source;             // "" for the run's own games and before version 3
 };
 
 struct Journal {
   std::vector<JournalGame> games;
   std::size_t valid_bytes = 0;  // the whole entries (a torn tail follows them)
-  bool legacy = false;          // version 1: to be rewritten before appending
+  bool legacy = false;          // versions 1 and 2: to be rewritten before appending
 };
 
 std::string JournalHeader();
-std::string JournalEntry(const std::vector<Sample>& game, std::uint64_t seen_before);
+std::string JournalEntry(const std::vector<Sample>& game, std::uint64_t seen_before,
+                         std::string_view source = {});
 // A record that passes its checksum but not CheckSample throws core::InputError.
 Journal ParseJournal(std::string_view bytes, const std::string& name, int board_size);
 

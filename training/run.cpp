@@ -17,6 +17,7 @@
 #include "nn/rules_json.h"
 #include "training/evaluation.h"
 #include "training/replay_buffer.h"
+#include "training/run_dir.h"
 #include "training/self_play.h"
 #include "training/trainer.h"
 
@@ -46,54 +47,6 @@ nlohmann::json LossJson(const LossSums::Means& m) {
           {"ownership", m.ownership}, {"disc_difference", m.disc_difference}};
 }
 
-// The self-play threads. Stop() (also run by the destructor, so that an error
-// unwinding through the run never meets a joinable thread) sets the stop flag and joins
-// them; a thread that fails records its error and stops the others.
-class SelfPlayThreads {
- public:
-  SelfPlayThreads(const TrainingConfig& config, ModelSource& models, ReplayBuffer& buffer,
-                  SelfPlayStats& stats, std::int64_t step)
-      : errors_(config.selfplay_threads) {
-    for (int t = 0; t < config.selfplay_threads; ++t) {
-      threads_.emplace_back([&, t, step] {
-        try {
-          SelfPlayWorker worker(config, models, buffer, stats,
-                                core::Mix64(config.seed * 1000003 + step * 31 + t));
-          worker.Run(stop_);
-        } catch (...) {
-          errors_[t] = std::current_exception();  // read only after the join
-          stop_.store(true);
-        }
-      });
-    }
-  }
-  SelfPlayThreads(const SelfPlayThreads&) = delete;
-  SelfPlayThreads& operator=(const SelfPlayThreads&) = delete;
-  ~SelfPlayThreads() { Stop(); }
-
-  bool stopped() const { return stop_.load(); }
-  void Stop() {
-    stop_.store(true);
-    for (std::thread& t : threads_) {
-      if (t.joinable()) t.join();
-    }
-  }
-  // After Stop(): throws the first thread's error, naming the thread.
-  void RethrowError() const {
-    for (std::size_t t = 0; t < errors_.size(); ++t) {
-      if (errors_[t]) {
-        Attempt("self-play thread " + std::to_string(t),
-                [&] { std::rethrow_exception(errors_[t]); });
-      }
-    }
-  }
-
- private:
-  std::atomic<bool> stop_{false};
-  std::vector<std::exception_ptr> errors_;  // one per thread, written by it before it ends
-  std::vector<std::thread> threads_;
-};
-
 // One training run. Execute's steps, in order: Resume (the trainer and the replay
 // buffer from the run directory), the evaluation (its opponents parsed), StartSelfPlay,
 // TrainUntilStopped, ShutDown. All of it runs on the calling thread but self-play.
@@ -121,6 +74,10 @@ class Run {
   // Self-play takes the trainer's model or, with gating, the last one that passed.
   void StartSelfPlay();
   void PublishFirstModel();
+  // To this process's self-play and to actors (DIR/models/, run_dir.h).
+  void PublishModel(nn::OthelloNet& net, std::int64_t step);
+  // Takes the actors' finished games (DIR/replay/incoming/) into the replay buffer.
+  void Ingest();
 
   void TrainUntilStopped(const std::atomic<bool>& stop);
   bool TimeUp() const;
@@ -141,10 +98,15 @@ class Run {
   void ShutDown();
 
   struct Rates {
-    double positions = 0, playouts = 0;  // per second
+    double games = 0, positions = 0, playouts = 0;  // per second, this process's self-play
+    std::vector<ActorReport> actors;                // the live actors' last reports
   };
   void Report(bool final_line);
   Rates TakeRates(double now);  // since the last report; starts the next interval
+  struct Totals {
+    double games = 0, positions = 0, playouts = 0;
+  };
+  static Totals TotalRates(const Rates& rates);
   nlohmann::json MetricsLine(double now, const Rates& rates,
                              const LossSums::Means& losses) const;
   std::string ProgressLine(double now, const Rates& rates, const LossSums::Means& losses) const;
@@ -163,13 +125,15 @@ class Run {
   EvaluationBudget budget_{config_.eval_max_share};  // since the start
   LossSums losses_;               // since the last report
   double last_report_time_ = 0;
-  std::uint64_t last_positions_ = 0, last_playouts_ = 0;
+  std::uint64_t last_games_ = 0, last_positions_ = 0, last_playouts_ = 0;
+  double last_ingest_time_ = -1;
 
   // The run's parts, made by Execute's steps in this order and destroyed in reverse:
   // the self-play threads are joined before what they use goes.
   std::optional<Trainer> trainer_;
   std::optional<ReplayBuffer> buffer_;
   std::optional<CheckpointEvaluation> evaluation_;
+  std::optional<Ingester> ingester_;
   ModelSource models_;
   SelfPlayStats stats_;
   std::optional<SelfPlayThreads> selfplay_;
@@ -195,6 +159,10 @@ void Run::Resume() {
   const nn::Checkpoint checkpoint = LoadLatest();
   trainer_.emplace(config_, checkpoint, CheckpointPath("latest.ckpt").string());
   buffer_.emplace((dir_ / "replay").string(), config_.replay, config_.rules.size);
+  // Before anything can write a shard: incoming games already journaled by a learner
+  // that was killed before removing their files are recognised by their sources now.
+  ingester_.emplace(dir_.string(), *buffer_, config_.rules.size);
+  Ingest();
   if (checkpoint.net) {
     log_ << "replay: " << buffer_->games() << " games, " << buffer_->seen() << " positions ("
          << buffer_->size() << " in the window)\n";
@@ -259,16 +227,33 @@ void Run::RestoreRunState(const nn::Checkpoint& checkpoint, const fs::path& path
 
 void Run::StartSelfPlay() {
   PublishFirstModel();
-  selfplay_.emplace(config_, models_, *buffer_, stats_, trainer_->step());
+  ReplayBuffer& buffer = *buffer_;
+  selfplay_.emplace(config_, models_, [&buffer](const std::vector<Sample>& game) { buffer.Add(game); },
+                    stats_, config_.seed * 1000003 + trainer_->step() * 31);
 }
 
 void Run::PublishFirstModel() {
   const fs::path best = CheckpointPath("best.ckpt");
   if (config_.eval_gate > 0 && fs::exists(best)) {
     nn::Checkpoint gated = nn::LoadCheckpoint(best.string(), config_.net);
-    models_.Publish(gated.net, gated.step);
+    PublishModel(gated.net, gated.step);
   } else {
-    models_.Publish(trainer_->net(), trainer_->step());
+    PublishModel(trainer_->net(), trainer_->step());
+  }
+}
+
+void Run::PublishModel(nn::OthelloNet& net, std::int64_t step) {
+  models_.Publish(net, step);
+  Attempt("publishing the model of step " + std::to_string(step),
+          [&] { training::PublishModel(dir_.string(), net, step, config_.rules); });
+}
+
+void Run::Ingest() {
+  last_ingest_time_ = Since(start_);
+  Ingester::Pass pass;
+  Attempt("taking in the actors' games", [&] { pass = ingester_->RunOnce(); });
+  for (const std::string& warning : pass.warnings) {
+    log_ << (interactive_ ? "\r" : "") << "warning: " << warning << (interactive_ ? "\033[K\n" : "\n");
   }
 }
 
@@ -281,6 +266,7 @@ void Run::TrainUntilStopped(const std::atomic<bool>& stop) {
     } else {
       std::this_thread::sleep_for(std::chrono::milliseconds(20));
     }
+    if (Since(start_) - last_ingest_time_ >= 1.0) Ingest();
     if (Since(start_) - last_report_time_ >= (interactive_ ? 1.0 : 10.0)) {
       Report(/*final_line=*/false);
     }
@@ -311,7 +297,7 @@ void Run::TrainStep() {
     SaveCheckpoint();
     Evaluate();
   } else if (step % config_.publish_every == 0 && config_.eval_gate == 0) {
-    models_.Publish(trainer_->net(), step);
+    PublishModel(trainer_->net(), step);
   }
 }
 
@@ -339,7 +325,7 @@ void Run::Evaluate() {
   const std::int64_t step = trainer_->step();
   const bool gating = config_.eval_gate > 0;
   if (!EvaluationDue()) {
-    if (!gating) models_.Publish(trainer_->net(), step);
+    if (!gating) PublishModel(trainer_->net(), step);
     return;
   }
   const EvaluationReport report = PlayEvaluation(step);
@@ -379,7 +365,7 @@ EvaluationReport Run::PlayEvaluation(std::int64_t step) {
 // Self-play takes the evaluated model; with gating it is also kept as best.ckpt, the
 // model self-play resumes from.
 void Run::AdoptModel(std::int64_t step) {
-  models_.Publish(trainer_->net(), step);
+  PublishModel(trainer_->net(), step);
   if (config_.eval_gate > 0) {
     const fs::path from = CheckpointPath(StepName(step) + ".ckpt");
     core::WriteFileAtomically(CheckpointPath("best.ckpt").string(),
@@ -418,12 +404,26 @@ void Run::Report(bool final_line) {
 
 Run::Rates Run::TakeRates(double now) {
   const double dt = std::max(1e-9, now - last_report_time_);
-  const std::uint64_t positions = stats_.positions.load(), playouts = stats_.playouts.load();
-  const Rates rates{(positions - last_positions_) / dt, (playouts - last_playouts_) / dt};
+  const std::uint64_t games = stats_.games.load(), positions = stats_.positions.load(),
+                      playouts = stats_.playouts.load();
+  Rates rates{(games - last_games_) / dt, (positions - last_positions_) / dt,
+              (playouts - last_playouts_) / dt, LiveActors(dir_.string())};
   last_report_time_ = now;
+  last_games_ = games;
   last_positions_ = positions;
   last_playouts_ = playouts;
   return rates;
+}
+
+// This process's self-play and the live actors', per second.
+Run::Totals Run::TotalRates(const Rates& rates) {
+  Totals total{rates.games, rates.positions, rates.playouts};
+  for (const ActorReport& actor : rates.actors) {
+    total.games += actor.games_per_second;
+    total.positions += actor.positions_per_second;
+    total.playouts += actor.playouts_per_second;
+  }
+  return total;
 }
 
 nlohmann::json Run::MetricsLine(double now, const Rates& rates,
@@ -432,12 +432,22 @@ nlohmann::json Run::MetricsLine(double now, const Rates& rates,
       {"seconds", now},          {"step", trainer_->step()},
       {"games", buffer_->games()}, {"positions", buffer_->seen()},
       {"buffer", buffer_->size()}, {"window", buffer_->WindowSize()},
+      {"games_per_second", rates.games},
       {"positions_per_second", rates.positions}, {"playouts_per_second", rates.playouts},
       {"learning_rate", trainer_->LearningRate()},
       {"resigned", stats_.resigned.load()},
       {"resign_checks", stats_.resign_checks.load()},
       {"resign_false_positives", stats_.resign_false_positives.load()}};
   if (losses.steps > 0) line["loss"] = LossJson(losses);
+  if (!rates.actors.empty()) {
+    const Totals total = TotalRates(rates);
+    line["actors"] = nlohmann::json::array();
+    for (const ActorReport& actor : rates.actors) line["actors"].push_back(ToJson(actor));
+    line["total"] = {{"games_per_second", total.games},
+                     {"positions_per_second", total.positions},
+                     {"playouts_per_second", total.playouts},
+                     {"actors", rates.actors.size()}};
+  }
   if (trainer_->scaler().enabled()) {
     line["loss_scale"] = trainer_->scaler().scale();
     line["overflow_steps"] = trainer_->scaler().skipped_steps();
@@ -455,14 +465,17 @@ std::string Run::ProgressLine(double now, const Rates& rates,
   const std::int64_t step = trainer_->step();
   const double to_checkpoint = std::max(
       0.0, config_.checkpoint_every - static_cast<double>(step % config_.checkpoint_every));
-  char text[320];
+  char actors[48] = "";
+  if (!rates.actors.empty()) std::snprintf(actors, sizeof actors, " | actors %zu", rates.actors.size());
+  const Totals total = TotalRates(rates);
+  char text[360];
   std::snprintf(text, sizeof text,
-                "[%6.0fs] step %lld | games %llu | positions %llu (%.0f/s) | playouts %.0f/s | "
+                "[%6.0fs] step %lld | games %llu | positions %llu (%.0f/s) | playouts %.0f/s%s | "
                 "%s | checkpoint in %.0f steps",
                 now, static_cast<long long>(step),
                 static_cast<unsigned long long>(buffer_->games()),
-                static_cast<unsigned long long>(buffer_->seen()), rates.positions,
-                rates.playouts, loss_text, to_checkpoint);
+                static_cast<unsigned long long>(buffer_->seen()), total.positions,
+                total.playouts, actors, loss_text, to_checkpoint);
   return text;
 }
 

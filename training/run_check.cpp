@@ -7,6 +7,7 @@
 #include "core/file_io.h"
 #include "nn/checkpoint.h"
 #include "training/replay_format.h"
+#include "training/run_dir.h"
 
 namespace othello::training {
 namespace {
@@ -80,6 +81,20 @@ void CheckJournal(const fs::path& path, int board_size, std::uint64_t shard_seen
   }
 }
 
+// Counts the actors' shards waiting in incoming/ (read when the learner takes them) and
+// reads the published model's manifest.
+void CheckShared(const std::string& dir, RunCheck& check) {
+  const fs::path incoming = IncomingDir(dir);
+  if (fs::is_directory(incoming)) {
+    for (const fs::path& file : Files(incoming)) {
+      const std::string name = file.filename().string();
+      if (EndsWith(name, ".tmp")) check.leftovers.push_back(file.string());
+      if (EndsWith(name, ".shard")) ++check.incoming;
+    }
+  }
+  if (const auto model = NewestModel(dir)) check.published_step = model->step;
+}
+
 }  // namespace
 
 nlohmann::json RunCheck::Json() const {
@@ -90,6 +105,8 @@ nlohmann::json RunCheck::Json() const {
           {"positions", positions},
           {"journal_games", journal_games},
           {"torn_journal_bytes", torn_journal_bytes},
+          {"incoming", incoming},
+          {"published_step", published_step},
           {"leftovers", leftovers}};
 }
 
@@ -101,6 +118,7 @@ RunCheck CheckRunDir(const std::string& dir) {
   const std::uint64_t shard_seen = CheckShards(root / "replay", board_size, check);
   check.positions = shard_seen;
   CheckJournal(root / "replay" / "journal.bin", board_size, shard_seen, check);
+  CheckShared(dir, check);
   return check;
 }
 

@@ -2,8 +2,10 @@
 
 #include <algorithm>
 #include <chrono>
+#include <stdexcept>
 
 #include "core/error.h"
+#include "core/hash.h"
 #include "core/solver.h"
 #include "mcts/eval_cache.h"
 #include "nn/eigen_net.h"
@@ -345,6 +347,40 @@ void SelfPlayWorker::Run(const std::atomic<bool>& stop) {
   }
   clock_.reset();
   timed_.reset();
+}
+
+SelfPlayThreads::SelfPlayThreads(const TrainingConfig& config, ModelSource& models,
+                                 SampleSink sink, SelfPlayStats& stats, std::uint64_t seed)
+    : errors_(config.selfplay_threads) {
+  for (int t = 0; t < config.selfplay_threads; ++t) {
+    threads_.emplace_back([this, &config, &models, sink, &stats, seed, t] {
+      try {
+        SelfPlayWorker worker(config, models, sink, stats, core::Mix64(seed + t));
+        worker.Run(stop_);
+      } catch (...) {
+        errors_[t] = std::current_exception();  // read only after the join
+        stop_.store(true);
+      }
+    });
+  }
+}
+
+void SelfPlayThreads::Stop() {
+  stop_.store(true);
+  for (std::thread& t : threads_) {
+    if (t.joinable()) t.join();
+  }
+}
+
+void SelfPlayThreads::RethrowError() const {
+  for (std::size_t t = 0; t < errors_.size(); ++t) {
+    if (!errors_[t]) continue;
+    try {
+      std::rethrow_exception(errors_[t]);
+    } catch (const std::exception& e) {
+      throw std::runtime_error("self-play thread " + std::to_string(t) + " failed: " + e.what());
+    }
+  }
 }
 
 }  // namespace othello::training

@@ -25,6 +25,8 @@
 #include <memory>
 #include <mutex>
 #include <optional>
+#include <thread>
+#include <vector>
 
 #include "mcts/evaluator.h"
 #include "nn/inference.h"
@@ -152,6 +154,31 @@ class SelfPlayWorker {
   core::Rng rng_;
   std::unique_ptr<PhaseClock> clock_;               // made by Run, on the worker's thread
   std::shared_ptr<TimedEvaluator> timed_;           // the current model's wrapper
+};
+
+// Self-play threads, each running a SelfPlayWorker (seeded Mix64(seed + thread)) into
+// `sink` (called on the workers' threads: it must be thread-safe). Stop() (also run by
+// the destructor, so that an error unwinding through the owner never meets a joinable
+// thread) sets the stop flag and joins them; a thread that fails records its error and
+// stops the others. Threads: made and stopped by one owning thread.
+class SelfPlayThreads {
+ public:
+  SelfPlayThreads(const TrainingConfig& config, ModelSource& models, SampleSink sink,
+                  SelfPlayStats& stats, std::uint64_t seed);
+  SelfPlayThreads(const SelfPlayThreads&) = delete;
+  SelfPlayThreads& operator=(const SelfPlayThreads&) = delete;
+  ~SelfPlayThreads() { Stop(); }
+
+  bool stopped() const { return stop_.load(); }
+  void Stop();
+  // After Stop(): throws the first thread's error as std::runtime_error
+  // "self-play thread N failed: <why>".
+  void RethrowError() const;
+
+ private:
+  std::atomic<bool> stop_{false};
+  std::vector<std::exception_ptr> errors_;  // one per thread, written by it before it ends
+  std::vector<std::thread> threads_;
 };
 
 }  // namespace othello::training

@@ -12,24 +12,36 @@
 
 namespace {
 
+// Versions 1 (no header), 2 and 3 (training/replay_format.h).
+int Version(const std::string& bytes) {
+  if (bytes.compare(0, 8, "OZJRNL03") == 0) return 3;
+  if (bytes.compare(0, 8, "OZJRNL02") == 0) return 2;
+  return 1;
+}
+
 void Reseal(std::string& bytes) {
-  const bool legacy = bytes.size() < 8 || bytes.compare(0, 8, "OZJRNL02") != 0;
-  const std::size_t entry_header = legacy ? 20 : 16, record = legacy ? 347 : sizeof(othello::training::Sample);
-  std::size_t pos = legacy ? 0 : 12;
+  const int version = bytes.size() < 8 ? 1 : Version(bytes);
+  const std::size_t entry_header = version == 3 ? 20 : version == 2 ? 16 : 20;
+  const std::size_t record = version == 1 ? 347 : sizeof(othello::training::Sample);
+  std::size_t pos = version == 1 ? 0 : 12;
   while (bytes.size() >= pos + entry_header) {
-    std::uint32_t count;
+    std::uint32_t count, source = 0;
     std::memcpy(&count, bytes.data() + pos + 8, 4);
-    if (count > (bytes.size() - pos - entry_header) / record) return;
-    const char* records = bytes.data() + pos + entry_header;
-    if (legacy) {
+    if (version == 3) std::memcpy(&source, bytes.data() + pos + 12, 4);
+    const std::size_t left = bytes.size() - pos - entry_header;
+    if (source > left || count > (left - source) / record) return;
+    const char* records = bytes.data() + pos + entry_header + source;
+    if (version == 1) {
       const std::uint64_t sum = othello::core::Fnv1a64(records, count * record);
       std::memcpy(&bytes[pos + 12], &sum, 8);
     } else {
-      const std::uint32_t sum =
-          othello::core::Crc32(records, count * record, othello::core::Crc32(bytes.data() + pos, 12));
-      std::memcpy(&bytes[pos + 12], &sum, 4);
+      const std::size_t sum_at = entry_header - 4;
+      std::uint32_t sum = othello::core::Crc32(bytes.data() + pos, sum_at);
+      sum = othello::core::Crc32(bytes.data() + pos + entry_header, source, sum);
+      sum = othello::core::Crc32(records, count * record, sum);
+      std::memcpy(&bytes[pos + sum_at], &sum, 4);
     }
-    pos += entry_header + count * record;
+    pos += entry_header + source + count * record;
   }
 }
 

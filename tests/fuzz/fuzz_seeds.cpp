@@ -138,7 +138,7 @@ void ReplaySeeds(const fs::path& shards, const fs::path& journals) {
 
   std::string journal = training::JournalHeader();
   journal += training::JournalEntry(Samples(6, 2), 10);
-  journal += training::JournalEntry(Samples(6, 1), 12);
+  journal += training::JournalEntry(Samples(6, 1), 12, "host-1-0a1b2c3d-00000007.shard");
   Write(journals, "journal.bin", journal);
   Write(journals, "journal-torn.bin", journal.substr(0, journal.size() - 5));
   std::string old;

@@ -219,12 +219,141 @@ TEST(ReplayBuffer, VersionOneShardsAndJournalsAreConverted) {
     EXPECT_EQ(drawn.policy[19], 65535);
     EXPECT_EQ(drawn.ownership[0], 1);
     EXPECT_EQ(drawn.wdl[0], 65535);
-    buffer.Add(Game(4, 4));  // appended to the rewritten (version 2) journal
+    buffer.Add(Game(4, 4));  // appended to the rewritten (version 3) journal
   }
-  EXPECT_EQ(ReadAll(std::filesystem::path(dir) / "journal.bin").substr(0, 8), "OZJRNL02");
+  EXPECT_EQ(ReadAll(std::filesystem::path(dir) / "journal.bin").substr(0, 8), "OZJRNL03");
   ReplayBuffer again(dir, window);
   EXPECT_EQ(again.size(), 12u);
   EXPECT_EQ(again.games(), 3u);
+}
+
+// A version 2 journal: "OZJRNL02" | u32 record size | entries u64 | u32 | u32 CRC | records.
+TEST(ReplayBuffer, VersionTwoJournalsAreConverted) {
+  const std::string dir = TempDir("journal_v2");
+  std::filesystem::create_directories(dir);
+  const auto put = [](std::string& out, auto v) { out.append(reinterpret_cast<const char*>(&v), sizeof v); };
+  std::string journal("OZJRNL02", 8);
+  put(journal, static_cast<std::uint32_t>(sizeof(Sample)));
+  std::uint64_t seen = 0;
+  for (int tag : {5, 6}) {
+    const std::vector<Sample> game = Game(3, tag);
+    std::string entry;
+    put(entry, seen);
+    put(entry, std::uint32_t{3});
+    const std::string records(reinterpret_cast<const char*>(game.data()), 3 * sizeof(Sample));
+    put(entry, core::Crc32(records, core::Crc32(entry)));
+    journal += entry + records;
+    seen += 3;
+  }
+  WriteAll(std::filesystem::path(dir) / "journal.bin", journal);
+  WindowConfig window;
+  {
+    ReplayBuffer buffer(dir, window);
+    EXPECT_EQ(buffer.games(), 2u);
+    EXPECT_EQ(buffer.seen(), 6u);
+    buffer.Add(Game(2, 7));
+  }
+  EXPECT_EQ(ReadAll(std::filesystem::path(dir) / "journal.bin").substr(0, 8), "OZJRNL03");
+  ReplayBuffer again(dir, window);
+  EXPECT_EQ(again.games(), 3u);
+  EXPECT_EQ(again.seen(), 8u);
+}
+
+TEST(ReplayJournal, EntriesKeepTheirSources) {
+  std::string bytes = JournalHeader();
+  bytes += JournalEntry(Game(2, 1), 0, "a-1-00000001-00000000.shard");
+  bytes += JournalEntry(Game(3, 2), 2);
+  const Journal journal = ParseJournal(bytes, "j", 8);
+  ASSERT_EQ(journal.games.size(), 2u);
+  EXPECT_EQ(journal.games[0].source, "a-1-00000001-00000000.shard");
+  EXPECT_EQ(journal.games[1].source, "");
+  EXPECT_EQ(journal.games[1].samples.size(), 3u);
+  EXPECT_EQ(journal.valid_bytes, bytes.size());
+  // A flipped byte in a source fails the entry's checksum: the journal ends before it.
+  std::string damaged = bytes;
+  damaged[12 + 20] ^= 1;
+  EXPECT_TRUE(ParseJournal(damaged, "j", 8).games.empty());
+}
+
+// Every incoming game is taken once, whatever the order of kills: a game whose source
+// the journal names is skipped; commit runs after the journal append, before a shard.
+TEST(ReplayBuffer, IngestTakesEachSourceOnceAcrossRestarts) {
+  const std::string dir = TempDir("ingest");
+  WindowConfig window;
+  window.shard_positions = 1000;
+  std::vector<SourcedGame> games = {{"x-1.shard", Game(4, 1)}, {"x-2.shard", Game(5, 2)}};
+  int commits = 0;
+  {
+    ReplayBuffer buffer(dir, window);
+    EXPECT_EQ(buffer.Ingest(games, [&] { ++commits; }), 2u);
+    EXPECT_TRUE(buffer.HasSource("x-1.shard"));
+  }
+  // The learner was killed before it removed the files: they come again, and again once.
+  {
+    ReplayBuffer buffer(dir, window);
+    EXPECT_EQ(buffer.games(), 2u);
+    games.push_back({"x-3.shard", Game(6, 3)});
+    EXPECT_EQ(buffer.Ingest(games, [&] { ++commits; }), 1u);
+    EXPECT_EQ(buffer.games(), 3u);
+    EXPECT_EQ(buffer.seen(), 15u);
+  }
+  EXPECT_EQ(commits, 2);
+  // A failing commit (a file that cannot be removed) leaves the games journaled once.
+  ReplayBuffer buffer(dir, window);
+  EXPECT_THROW(buffer.Ingest({{"x-4.shard", Game(2, 4)}},
+                             [] { throw core::InputError("cannot remove x-4.shard"); }),
+               core::InputError);
+  ReplayBuffer again(dir, window);
+  EXPECT_EQ(again.games(), 4u);
+  EXPECT_EQ(again.Ingest({{"x-4.shard", Game(2, 4)}}, nullptr), 0u);
+}
+
+TEST(ReplayBuffer, AShardIsWrittenOnlyAfterTheCommit) {
+  const std::string dir = TempDir("ingest_shard");
+  WindowConfig window;
+  window.shard_positions = 5;
+  ReplayBuffer buffer(dir, window);
+  bool shard_before_commit = true;
+  buffer.Ingest({{"y-1.shard", Game(6, 1)}}, [&] {
+    shard_before_commit = std::filesystem::exists(std::filesystem::path(dir) / "shard-000000.bin");
+  });
+  EXPECT_FALSE(shard_before_commit);
+  EXPECT_TRUE(std::filesystem::exists(std::filesystem::path(dir) / "shard-000000.bin"));
+  EXPECT_FALSE(buffer.HasSource("y-1.shard"));  // in a shard now; its file is gone
+}
+
+// A follower (another data-parallel rank) sees the owner's positions, from shards and
+// from the journal, each once, and writes nothing.
+TEST(ReplayBuffer, AFollowerReadsWhatTheOwnerWrites) {
+  const std::string dir = TempDir("follower");
+  WindowConfig window;
+  window.kind = ReplayWindow::kFixed;
+  window.max = 1000;
+  window.shard_positions = 10;
+  ReplayBuffer owner(dir, window);
+  ReplayBuffer follower(dir, window, 8, ReplayBuffer::Access::kFollower);
+  EXPECT_EQ(follower.size(), 0u);
+  owner.Add(Game(4, 1));  // journal only
+  follower.Refresh();
+  EXPECT_EQ(follower.seen(), 4u);
+  owner.Add(Game(7, 2));  // 11 positions: a shard, the journal emptied
+  owner.Add(Game(3, 3));  // journal
+  follower.Refresh();
+  EXPECT_EQ(follower.seen(), 14u);
+  EXPECT_EQ(follower.size(), 14u);
+  EXPECT_EQ(follower.games(), 3u);
+  core::Rng rng(1);
+  std::vector<int> tags(4, 0);
+  for (const Sample& s : follower.Draw(2000, rng, false)) ++tags.at(s.exact_score);
+  EXPECT_GT(tags[1], 0);
+  EXPECT_GT(tags[2], 0);
+  EXPECT_GT(tags[3], 0);
+  follower.Refresh();  // nothing new: nothing taken twice
+  EXPECT_EQ(follower.size(), 14u);
+  EXPECT_THROW(follower.Add(Game(1, 1)), std::logic_error);
+  ReplayBuffer late(dir, window, 8, ReplayBuffer::Access::kFollower);
+  EXPECT_EQ(late.seen(), 14u);
+  EXPECT_EQ(late.size(), 14u);
 }
 
 TEST(ReplayBuffer, DamagedShardsAreReported) {
