@@ -45,7 +45,9 @@ class Actor {
   // The newest published model if newer than the one in use (its file in `path`); a
   // failed read is reported once and nullopt returned, to be tried again.
   std::optional<nn::Checkpoint> LoadNewer(std::string* path);
+  // Writes DIR/actors/ACTOR.json: the counters, and the rates since the last report.
   void Report(bool stopped);
+  void Log();  // a progress line: the rates since the last one
 
   const TrainingConfig config_;
   const std::string dir_;
@@ -58,8 +60,9 @@ class Actor {
   std::int64_t model_step_ = -1;
   std::string last_warning_;  // a failed model load is reported once
   const Clock::time_point start_ = Clock::now();
-  double last_report_ = 0;
+  double last_report_ = 0, last_log_ = 0;
   std::uint64_t last_games_ = 0, last_positions_ = 0, last_playouts_ = 0;
+  std::uint64_t logged_positions_ = 0, logged_playouts_ = 0;
 };
 
 ActorSummary Actor::Execute(const std::atomic<bool>& stop) {
@@ -87,9 +90,11 @@ ActorSummary Actor::Execute(const std::atomic<bool>& stop) {
         last_poll = Since(start_);
       }
       if (Since(start_) - last_report_ >= options_.report_seconds) Report(/*stopped=*/false);
+      if (Since(start_) - last_log_ >= options_.log_seconds) Log();
     }
     threads.Stop();
     Report(/*stopped=*/true);
+    Log();
     threads.RethrowError();
   }
   return ActorSummary{id_, stats_.games.load(), stats_.positions.load(), model_step_};
@@ -161,13 +166,22 @@ void Actor::Report(bool stopped) {
   } catch (const core::InputError& e) {
     log_ << "warning: " << e.what() << "\n";  // the games matter, the report can wait
   }
+}
+
+void Actor::Log() {
+  const double now = Since(start_);
+  const double dt = std::max(1e-9, now - last_log_);
+  const std::uint64_t positions = stats_.positions.load(), playouts = stats_.playouts.load();
   char line[200];
   std::snprintf(line, sizeof line,
                 "[%6.0fs] games %llu | positions %llu (%.0f/s) | playouts %.0f/s | model step %lld",
-                now, static_cast<unsigned long long>(report.games),
-                static_cast<unsigned long long>(report.positions), report.positions_per_second,
-                report.playouts_per_second, static_cast<long long>(model_step_));
+                now, static_cast<unsigned long long>(stats_.games.load()),
+                static_cast<unsigned long long>(positions), (positions - logged_positions_) / dt,
+                (playouts - logged_playouts_) / dt, static_cast<long long>(model_step_));
   log_ << line << "\n" << std::flush;
+  last_log_ = now;
+  logged_positions_ = positions;
+  logged_playouts_ = playouts;
 }
 
 }  // namespace

@@ -16,7 +16,8 @@ namespace othello::training {
 
 struct ActorOptions {
   double model_poll_seconds = 2;  // how often latest.json is read
-  double report_seconds = 10;     // how often DIR/actors/ACTOR.json and the log line are written
+  double report_seconds = 2;      // how often DIR/actors/ACTOR.json is written
+  double log_seconds = 10;        // how often a progress line is logged
 };
 
 struct ActorSummary {
