@@ -6,6 +6,7 @@ OZ_PACKAGES=(
   libgtest-dev libgmock-dev libbenchmark-dev
   libcli11-dev nlohmann-json3-dev libyaml-cpp-dev libeigen3-dev
   libtorch-dev libopenblas0
+  libgloo-dev  # c10d's ProcessGroupGloo headers (data-parallel training, training/distributed.cpp)
   libcpp-httplib-dev
   grhino python3-matplotlib
 )

@@ -145,7 +145,7 @@ fi
 packages=(
   build-essential cmake ninja-build pkg-config
   libgtest-dev libgmock-dev libcli11-dev nlohmann-json3-dev libyaml-cpp-dev libeigen3-dev
-  libtorch-dev libopenblas0 libcpp-httplib-dev
+  libtorch-dev libopenblas0 libcpp-httplib-dev libgloo-dev
   grhino python3 python3-matplotlib python3-torch
 )
 install_in_root "${packages[@]}"
