@@ -22,6 +22,7 @@
 #include <stdexcept>
 
 #include <torch/csrc/distributed/c10d/ProcessGroup.hpp>
+#include <torch/csrc/distributed/c10d/PrefixStore.hpp>
 #include <torch/csrc/distributed/c10d/TCPStore.hpp>
 #include <torch/version.h>
 #ifdef OZ_HAVE_GLOO
@@ -108,14 +109,18 @@ c10::intrusive_ptr<c10d::Store> ConnectStore(const DistributedOptions& options,
                                              std::chrono::milliseconds timeout) {
   c10d::TCPStoreOptions store;
   store.port = static_cast<std::uint16_t>(options.master_port);
-  store.isServer = options.rank == 0;
+  store.isServer = options.rank == 0 && !options.agent_store;
   store.numWorkers = static_cast<std::size_t>(options.world_size);
   store.waitWorkers = false;  // Rendezvous() waits, and says who is missing
   store.timeout = timeout;
 #if OZ_TORCH_AT_LEAST(2, 4)
   store.useLibUV = false;  // the classic server: in every build (Debian's has no libuv)
 #endif
-  return c10::make_intrusive<c10d::TCPStore>(options.master_addr, store);
+  auto tcp = c10::make_intrusive<c10d::TCPStore>(options.master_addr, store);
+  if (!options.agent_store) return tcp;
+  // torchrun's store outlives restarts of the job: one prefix per attempt.
+  return c10::make_intrusive<c10d::PrefixStore>(
+      "othello-zero/attempt_" + std::to_string(options.restart), tcp);
 }
 
 // Every rank announces itself and waits for all the others, so that the process group
@@ -285,6 +290,11 @@ DistributedOptions DistributedFromEnvironment(const std::function<const char*(co
     options.master_addr = addr;
   }
   if (port) options.master_port = EnvironmentInt("MASTER_PORT", port, 1, 65535);
+  const char* agent = get("TORCHELASTIC_USE_AGENT_STORE");
+  options.agent_store = agent != nullptr && std::string(agent) == "True";
+  if (const char* restart = get("TORCHELASTIC_RESTART_COUNT")) {
+    options.restart = EnvironmentInt("TORCHELASTIC_RESTART_COUNT", restart, 0, 1 << 20);
+  }
   return options;
 }
 

@@ -36,12 +36,18 @@ struct DistributedOptions {
   // Rendezvous and every collective: a rank that died or hangs ends in an error after
   // this long, not in a hang.
   double timeout_seconds = 300;
+  // Launched by torchrun, whose agent already hosts a store at MASTER_ADDR:MASTER_PORT
+  // (TORCHELASTIC_USE_AGENT_STORE=True): every rank, rank 0 too, connects to it as a
+  // client, with its keys under "othello-zero/attempt_N/" (N: TORCHELASTIC_RESTART_COUNT).
+  // A dead rank 0 then no longer ends Await by itself: torchrun's agent stops the others.
+  bool agent_store = false;
+  int restart = 0;
   bool enabled() const { return world_size > 1; }
 };
 
 // The torchrun/Slurm variables RANK, WORLD_SIZE, MASTER_ADDR and MASTER_PORT: all four,
 // none (one process), or only RANK and WORLD_SIZE (the address and port keep their
-// defaults). A missing or bad value throws core::InputError naming the variable and its
+// defaults); and torchrun's TORCHELASTIC_USE_AGENT_STORE and TORCHELASTIC_RESTART_COUNT. A missing or bad value throws core::InputError naming the variable and its
 // value. `get` reads a variable (nullptr: unset); std::getenv by default.
 DistributedOptions DistributedFromEnvironment(
     const std::function<const char*(const char*)>& get = [](const char* name) {

@@ -15,6 +15,7 @@
 #include "nn/checkpoint.h"
 #include "nn/inference.h"
 #include "nn/rules_json.h"
+#include "training/distributed.h"
 #include "training/evaluation.h"
 #include "training/replay_buffer.h"
 #include "training/run_dir.h"
@@ -26,6 +27,10 @@ namespace {
 
 namespace fs = std::filesystem;
 using Clock = std::chrono::steady_clock;
+
+// How long ranks other than 0 wait for rank 0 to checkpoint and evaluate (rank 0's
+// death ends the wait at once: the store's connection closes).
+constexpr double kCheckpointWaitSeconds = 6 * 3600;
 
 double Since(Clock::time_point t) {
   return std::chrono::duration<double>(Clock::now() - t).count();
@@ -47,13 +52,29 @@ nlohmann::json LossJson(const LossSums::Means& m) {
           {"ownership", m.ownership}, {"disc_difference", m.disc_difference}};
 }
 
-// One training run. Execute's steps, in order: Resume (the trainer and the replay
-// buffer from the run directory), the evaluation (its opponents parsed), StartSelfPlay,
-// TrainUntilStopped, ShutDown. All of it runs on the calling thread but self-play.
+// The configuration a rank runs: ranks other than 0 play no self-play (rank 0 and the
+// actors feed the shared replay), so the trainer gets their cores.
+TrainingConfig ForRank(TrainingConfig config, const DistributedOptions& distributed) {
+  if (distributed.rank != 0) config.selfplay_threads = 0;
+  return WithCpuThreads(config, std::thread::hardware_concurrency());
+}
+
+// One training run. Execute's steps, in order: JoinGroup (data-parallel ranks only),
+// Resume (the trainer and the replay buffer from the run directory), the evaluation
+// (its opponents parsed), StartSelfPlay, TrainUntilStopped, ShutDown. All of it runs on
+// the calling thread but self-play.
+// Data-parallel (distributed.h): every rank trains; rank 0, the leader, alone owns the
+// replay buffer, plays self-play, ingests actors' games, writes checkpoints, metrics and
+// models, and evaluates. It decides every iteration whether the ranks train a step, wait
+// or stop, and tells them (one small broadcast); the ranks' gradients are averaged
+// in every step (the trainer's gradient hook). While it checkpoints and evaluates, the
+// others wait at a store barrier that has no collective's timeout.
 class Run {
  public:
-  Run(const TrainingConfig& config, const std::string& dir, std::ostream& log, bool interactive)
-      : config_(WithCpuThreads(config, std::thread::hardware_concurrency())),
+  Run(const TrainingConfig& config, const std::string& dir, std::ostream& log, bool interactive,
+      const DistributedOptions& distributed)
+      : config_(ForRank(config, distributed)),
+        distributed_(distributed),
         dir_(dir),
         log_(log),
         interactive_(interactive),
@@ -63,6 +84,12 @@ class Run {
   RunSummary Execute(const std::atomic<bool>& stop);
 
  private:
+  bool leader() const { return distributed_.rank == 0; }
+  // Rendezvous with the other ranks (before anything is read or written).
+  void JoinGroup();
+  // Every rank resumed from the same step; rank 0's weights copied to all; the
+  // gradient hook installed.
+  void SyncRanks(std::int64_t step);
   // Resume: loads latest.ckpt (a new run: a fresh network, checkpointed at once) and
   // the replay buffer.
   void Resume();
@@ -80,6 +107,11 @@ class Run {
   void Ingest();
 
   void TrainUntilStopped(const std::atomic<bool>& stop);
+  enum class Action { kWait = 0, kStep = 1, kStop = 2 };
+  // The leader's decision, sent to every rank with its run fraction and replay size.
+  Action NextAction(const std::atomic<bool>& stop, double trained);
+  // A rank other than 0: reads the positions rank 0 has written since, when behind.
+  void FollowReplay();
   bool TimeUp() const;
   // This run's time, with what earlier sessions of it trained (their checkpoints say).
   double TrainedSeconds() const { return earlier_seconds_ + Since(start_); }
@@ -114,6 +146,7 @@ class Run {
   fs::path CheckpointPath(const std::string& name) const { return dir_ / "checkpoints" / name; }
 
   const TrainingConfig config_;
+  const DistributedOptions distributed_;
   const fs::path dir_;
   std::ostream& log_;
   const bool interactive_;
@@ -127,9 +160,14 @@ class Run {
   double last_report_time_ = 0;
   std::uint64_t last_games_ = 0, last_positions_ = 0, last_playouts_ = 0;
   double last_ingest_time_ = -1;
+  double run_fraction_ = 0;      // of run.minutes, the leader's (sent to every rank)
+  double leader_seen_ = 0;       // positions in the leader's replay (other ranks)
+  double last_follow_time_ = -1;
+  bool stop_said_ = false;
 
   // The run's parts, made by Execute's steps in this order and destroyed in reverse:
   // the self-play threads are joined before what they use goes.
+  std::unique_ptr<DataParallel> group_;  // data-parallel only
   std::optional<Trainer> trainer_;
   std::optional<ReplayBuffer> buffer_;
   std::optional<CheckpointEvaluation> evaluation_;
@@ -144,20 +182,40 @@ RunSummary Run::Execute(const std::atomic<bool>& stop) {
   log_ << "threads: " << config_.selfplay_threads << " self-play x " << config_.inference.threads
        << " for its network, " << config_.train_threads << " training"
        << (blas ? " (OpenBLAS: " + std::to_string(config_.train_threads) + ")" : "") << "\n";
+  if (distributed_.enabled()) JoinGroup();
   Resume();
   log_ << "training on " << trainer_->device().str() << " in "
        << nn::PrecisionName(trainer_->precision()) << "\n";
-  evaluation_.emplace(config_, dir_.string());
-  StartSelfPlay();
+  if (leader()) {
+    evaluation_.emplace(config_, dir_.string());
+    StartSelfPlay();
+  }
   TrainUntilStopped(stop);
   ShutDown();
   return RunSummary{trainer_->step(), buffer_->games(), buffer_->seen(), Since(start_)};
 }
 
+void Run::JoinGroup() {
+  log_ << "data-parallel rank " << distributed_.rank << " of " << distributed_.world_size
+       << ": joining at " << distributed_.master_addr << ":" << distributed_.master_port << "\n";
+  group_ = std::make_unique<DataParallel>(distributed_,
+                                          nn::ResolveDevice(config_.inference.device));
+  log_ << "joined: " << distributed_.world_size << " ranks, " << group_->backend() << "\n";
+}
+
 void Run::Resume() {
-  PrepareDirectory();
+  if (leader()) PrepareDirectory();
   const nn::Checkpoint checkpoint = LoadLatest();
   trainer_.emplace(config_, checkpoint, CheckpointPath("latest.ckpt").string());
+  if (group_) SyncRanks(checkpoint.step);
+  if (!leader()) {
+    // Its own batches: a stream of its own, not rank 0's restored one.
+    rng_ = core::Rng(core::Mix64(config_.seed * 1000003 + distributed_.rank * 7919 +
+                                 static_cast<std::uint64_t>(checkpoint.step)));
+    buffer_.emplace((dir_ / "replay").string(), config_.replay, config_.rules.size,
+                    ReplayBuffer::Access::kFollower);
+    return;
+  }
   buffer_.emplace((dir_ / "replay").string(), config_.replay, config_.rules.size);
   // Before anything can write a shard: incoming games already journaled by a learner
   // that was killed before removing their files are recognised by their sources now.
@@ -169,6 +227,28 @@ void Run::Resume() {
   } else {
     SaveCheckpoint();
   }
+}
+
+void Run::SyncRanks(std::int64_t step) {
+  const std::vector<double> leader = group_->BroadcastValues({static_cast<double>(step)});
+  if (leader[0] != static_cast<double>(step)) {
+    throw std::runtime_error(
+        "distributed training: rank " + std::to_string(distributed_.rank) + " resumed from step " +
+        std::to_string(step) + ", rank 0 from step " + std::to_string(static_cast<long long>(leader[0])) +
+        ": every rank needs the same run directory (a shared file system)");
+  }
+  nn::OthelloNet& net = trainer_->net();
+  std::vector<torch::Tensor> state = net->parameters();
+  const std::vector<torch::Tensor> buffers = net->buffers();
+  state.insert(state.end(), buffers.begin(), buffers.end());
+  {
+    torch::NoGradGuard no_grad;
+    group_->Broadcast(state);
+  }
+  DataParallel& group = *group_;
+  trainer_->SetGradientHook([&group, buffers](const std::vector<torch::Tensor>& parameters) {
+    group.AverageGradients(parameters, buffers);
+  });
 }
 
 void Run::PrepareDirectory() {
@@ -258,18 +338,59 @@ void Run::Ingest() {
 }
 
 void Run::TrainUntilStopped(const std::atomic<bool>& stop) {
-  double trained = static_cast<double>(trainer_->step()) * config_.batch_size;
-  while (!stop.load() && !selfplay_->stopped() && !TimeUp()) {
-    if (CanTrain(trained)) {
+  const double per_step = static_cast<double>(config_.batch_size) * distributed_.world_size;
+  double trained = static_cast<double>(trainer_->step()) * per_step;
+  for (;;) {
+    const Action action = NextAction(stop, trained);
+    if (action == Action::kStop) break;
+    if (action == Action::kStep) {
       TrainStep();
-      trained += config_.batch_size;
-    } else {
+      trained += per_step;
+    } else if (leader()) {
       std::this_thread::sleep_for(std::chrono::milliseconds(20));
     }
-    if (Since(start_) - last_ingest_time_ >= 1.0) Ingest();
+    if (leader() && Since(start_) - last_ingest_time_ >= 1.0) Ingest();
     if (Since(start_) - last_report_time_ >= (interactive_ ? 1.0 : 10.0)) {
       Report(/*final_line=*/false);
     }
+  }
+}
+
+Run::Action Run::NextAction(const std::atomic<bool>& stop, double trained) {
+  Action action = Action::kWait;
+  if (!leader() && stop.load() && !stop_said_) {
+    log_ << "rank " << distributed_.rank << ": stopping when rank 0 stops (signal rank 0, "
+         << "or every rank, to stop the run)\n";
+    stop_said_ = true;
+  }
+  if (leader()) {
+    if (config_.minutes > 0) run_fraction_ = TrainedSeconds() / (60 * config_.minutes);
+    if (stop.load() || (selfplay_ && selfplay_->stopped()) || TimeUp()) {
+      action = Action::kStop;
+    } else if (CanTrain(trained)) {
+      action = Action::kStep;
+    }
+  }
+  if (!group_) return action;
+  const std::vector<double> decided = group_->BroadcastValues(
+      {static_cast<double>(action), run_fraction_, static_cast<double>(buffer_->seen())});
+  run_fraction_ = decided[1];
+  leader_seen_ = decided[2];
+  return static_cast<Action>(static_cast<int>(decided[0]));
+}
+
+void Run::FollowReplay() {
+  const bool behind = static_cast<double>(buffer_->seen()) < leader_seen_;
+  if (buffer_->size() == 0 || (behind && Since(start_) - last_follow_time_ >= 1.0)) {
+    last_follow_time_ = Since(start_);
+    Attempt("reading rank 0's replay", [&] { buffer_->Refresh(); });
+  }
+  if (buffer_->size() == 0) {
+    throw std::runtime_error("distributed training: rank " + std::to_string(distributed_.rank) +
+                             " finds no positions in " + (dir_ / "replay").string() +
+                             ", where rank 0 has " +
+                             std::to_string(static_cast<long long>(leader_seen_)) +
+                             ": every rank needs the run directory on a shared file system");
   }
 }
 
@@ -288,14 +409,21 @@ bool Run::CanTrain(double trained) const {
 
 // One step, then a checkpoint (and evaluation) or a new model for self-play when due.
 void Run::TrainStep() {
-  if (config_.minutes > 0) trainer_->SetRunFraction(TrainedSeconds() / (60 * config_.minutes));
+  if (config_.minutes > 0) trainer_->SetRunFraction(run_fraction_);
+  if (!leader()) FollowReplay();
   Attempt("training step " + std::to_string(trainer_->step() + 1), [&] {
     losses_.Add(trainer_->Step(buffer_->Draw(config_.batch_size, rng_)));
   });
   const std::int64_t step = trainer_->step();
+  if (!leader()) {
+    // Rank 0 checkpoints and may evaluate for minutes: wait without a collective.
+    if (step % config_.checkpoint_every == 0) group_->Await("checkpoint", kCheckpointWaitSeconds);
+    return;
+  }
   if (step % config_.checkpoint_every == 0) {
     SaveCheckpoint();
     Evaluate();
+    if (group_) group_->Release("checkpoint");
   } else if (step % config_.publish_every == 0 && config_.eval_gate == 0) {
     PublishModel(trainer_->net(), step);
   }
@@ -383,9 +511,11 @@ void Run::LogEvaluation(const EvaluationReport& report) {
 }
 
 void Run::ShutDown() {
-  selfplay_->Stop();
-  selfplay_->RethrowError();
-  SaveCheckpoint(/*final=*/true);
+  if (leader()) {
+    selfplay_->Stop();
+    selfplay_->RethrowError();
+    SaveCheckpoint(/*final=*/true);
+  }
   Report(/*final_line=*/true);
 }
 
@@ -393,7 +523,7 @@ void Run::Report(bool final_line) {
   const double now = Since(start_);
   const Rates rates = TakeRates(now);
   const LossSums::Means losses = losses_.Read();
-  AppendMetrics(MetricsLine(now, rates, losses));
+  if (leader()) AppendMetrics(MetricsLine(now, rates, losses));
   const std::string text = ProgressLine(now, rates, losses);
   if (interactive_ && !final_line) {
     log_ << "\r" << text << "\033[K" << std::flush;
@@ -407,7 +537,8 @@ Run::Rates Run::TakeRates(double now) {
   const std::uint64_t games = stats_.games.load(), positions = stats_.positions.load(),
                       playouts = stats_.playouts.load();
   Rates rates{(games - last_games_) / dt, (positions - last_positions_) / dt,
-              (playouts - last_playouts_) / dt, LiveActors(dir_.string())};
+              (playouts - last_playouts_) / dt, {}};
+  if (leader()) rates.actors = LiveActors(dir_.string());
   last_report_time_ = now;
   last_games_ = games;
   last_positions_ = positions;
@@ -486,8 +617,9 @@ void Run::AppendMetrics(const nlohmann::json& line) {
 }  // namespace
 
 RunSummary RunTraining(const TrainingConfig& config, const std::string& run_dir,
-                       const std::atomic<bool>& stop, std::ostream& log, bool interactive) {
-  Run run(config, run_dir, log, interactive);
+                       const std::atomic<bool>& stop, std::ostream& log, bool interactive,
+                       const DistributedOptions& distributed) {
+  Run run(config, run_dir, log, interactive, distributed);
   return run.Execute(stop);
 }
 

@@ -17,6 +17,7 @@
 #include <string>
 
 #include "training/config.h"
+#include "training/distributed.h"
 
 namespace othello::training {
 
@@ -39,7 +40,11 @@ struct RunSummary {
 // self-play thread's error) throws std::runtime_error "<what> failed: <why>" after
 // self-play has stopped, the last checkpoint kept; a checkpoint of other rules or a
 // damaged one throws core::InputError naming the file.
+// Data-parallel (`distributed` with world_size > 1): one call per rank, each a process
+// on the same run directory (a shared file system across machines); see run.cpp's Run
+// for what rank 0 alone does. A rank that dies ends the others with an error.
 RunSummary RunTraining(const TrainingConfig& config, const std::string& run_dir,
-                       const std::atomic<bool>& stop, std::ostream& log, bool interactive);
+                       const std::atomic<bool>& stop, std::ostream& log, bool interactive,
+                       const DistributedOptions& distributed = {});
 
 }  // namespace othello::training

@@ -25,6 +25,9 @@
 #include "training/distributed.h"
 #include "training/trainer.h"
 
+#include <torch/csrc/distributed/c10d/TCPStore.hpp>
+#include <torch/version.h>
+
 namespace othello::training {
 namespace {
 
@@ -67,6 +70,15 @@ TEST(DistributedEnvironment, AllFourAreRead) {
   EXPECT_EQ(options.master_addr, "node7");
   EXPECT_EQ(options.master_port, 1234);
   EXPECT_TRUE(options.enabled());
+}
+
+TEST(DistributedEnvironment, TorchrunsAgentStoreIsRead) {
+  const DistributedOptions options = DistributedFromEnvironment(
+      Environment({{"RANK", "1"}, {"WORLD_SIZE", "2"}, {"MASTER_ADDR", "node7"}, {"MASTER_PORT", "1234"},
+                   {"TORCHELASTIC_USE_AGENT_STORE", "True"}, {"TORCHELASTIC_RESTART_COUNT", "2"}}));
+  EXPECT_TRUE(options.agent_store);
+  EXPECT_EQ(options.restart, 2);
+  EXPECT_FALSE(DistributedFromEnvironment(Environment({{"RANK", "0"}, {"WORLD_SIZE", "2"}})).agent_store);
 }
 
 TEST(DistributedEnvironment, RankAndWorldSizeAloneKeepTheDefaultAddress) {
@@ -247,6 +259,37 @@ TEST(DataParallel, CollectivesGiveRankZerosValuesAndTheMeans) {
     EXPECT_TRUE(torch::allclose(running, torch::tensor({1.0f, 2.0f})));
     EXPECT_EQ(batches.item<std::int64_t>(), rank + 10);
   });
+}
+
+// Under torchrun the agent hosts the store: rank 0 connects to it like the others, and
+// the ranks' keys sit under the attempt's prefix.
+TEST(DataParallel, UnderTorchrunEveryRankUsesTheAgentsStore) {
+  if (!HaveGloo()) GTEST_SKIP() << "this build has no Gloo";
+  c10d::TCPStoreOptions agent_options;
+  agent_options.port = static_cast<std::uint16_t>(FreePort());
+  agent_options.isServer = true;
+  agent_options.waitWorkers = false;
+  agent_options.timeout = std::chrono::seconds(30);
+#if TORCH_VERSION_MAJOR > 2 || (TORCH_VERSION_MAJOR == 2 && TORCH_VERSION_MINOR >= 4)
+  agent_options.useLibUV = false;
+#endif
+  auto agent = c10::make_intrusive<c10d::TCPStore>("127.0.0.1", agent_options);
+  std::vector<std::future<void>> ranks;
+  for (int rank = 0; rank < 2; ++rank) {
+    ranks.push_back(std::async(std::launch::async, [&, rank] {
+      DistributedOptions options;
+      options.rank = rank;
+      options.world_size = 2;
+      options.master_port = agent_options.port;
+      options.timeout_seconds = 30;
+      options.agent_store = true;
+      options.restart = 2;
+      DataParallel dp(options, torch::kCPU);
+      EXPECT_EQ(dp.BroadcastValues({rank == 0 ? 7.0 : 0.0}), std::vector<double>{7.0});
+    }));
+  }
+  for (auto& rank : ranks) EXPECT_NO_THROW(rank.get());
+  EXPECT_TRUE(agent->check({"othello-zero/attempt_2/othello-zero/joined/0"}));
 }
 
 TEST(DataParallel, AwaitReturnsOnceRankZeroReleasesEachTime) {
