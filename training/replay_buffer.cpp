@@ -65,7 +65,9 @@ void ReplayBuffer::TrimLocked() {
   std::size_t on_disk = samples_.size() - unflushed_;
   std::size_t total = 0;
   for (const auto& shard : shards_) total += shard.second;
-  while (!shards_.empty() && total - shards_.front().second >= on_disk) {
+  // The newest shard stays even when the window lies wholly in the journal: its header
+  // holds the counts (games and positions ever added) that a resume starts from.
+  while (shards_.size() > 1 && total - shards_.front().second >= on_disk) {
     total -= shards_.front().second;
     fs::remove(fs::path(dir_) / ShardName(shards_.front().first));
     shards_.pop_front();

@@ -123,39 +123,39 @@ def stop(proc, seconds=60):
         fail("a process did not stop within %d s of SIGTERM" % seconds)
 
 
+def metrics(run_dir):
+    try:
+        with open(os.path.join(run_dir, "metrics.jsonl")) as f:
+            return [json.loads(line) for line in f if line.endswith("\n")]
+    except FileNotFoundError:
+        return []
+
+
 def test_flow(procs, run_dir):
-    learner = procs.learner("flow-learner", steps=40)
+    learner = procs.learner("flow-learner")
     wait_for(lambda: os.path.exists(os.path.join(run_dir, "models", "latest.json")), 60,
              "the learner's first model")
     actors = [procs.actor("flow-actor-%d" % i) for i in range(2)]
-    try:
-        rc = learner.wait(timeout=240)
-    except subprocess.TimeoutExpired:
-        fail("the learner did not reach step 40 in 240 s")
-    if rc != 0:
-        fail("the learner exited with %d" % rc)
-    # The actors keep playing with the learner down, and pick up its last model.
+
+    def both_counted():
+        return any(len(line.get("actors", [])) == 2 and line["total"]["positions_per_second"] > 0
+                   and line["step"] >= 20 for line in metrics(run_dir))
+    wait_for(both_counted, 180, "the learner at step 20 with both actors' rates in metrics.jsonl")
+    if stop(learner) != 0:
+        fail("the learner did not stop cleanly")
     result = check(procs.exe, run_dir)
-    if result["step"] != 40 or result["published_step"] != 40:
-        fail("learner at step %s, published %s; expected 40" % (result["step"], result["published_step"]))
-    wait_for(lambda: len([r for r in actor_reports(run_dir) if r["model_step"] == 40]) == 2, 60,
-             "both actors to play with the model of step 40")
-    with open(os.path.join(run_dir, "metrics.jsonl")) as f:
-        lines = [json.loads(line) for line in f]
-    counted = max(len(line.get("actors", [])) for line in lines)
-    if counted != 2:
-        fail("metrics.jsonl counted %d actors at most, not 2" % counted)
-    if not any(line.get("total", {}).get("positions_per_second", 0) > 0 for line in lines):
-        fail("metrics.jsonl has no total positions per second")
-    if result["games"] == 0:
-        fail("no games reached the learner")
+    if result["games"] == 0 or result["published_step"] < 20:
+        fail("after the learner: %d games, model of step %d published" % (result["games"], result["published_step"]))
+    # The actors keep playing with the learner down, and pick up its last model.
+    wait_for(lambda: len([r for r in actor_reports(run_dir) if r["model_step"] == result["published_step"]]) == 2,
+             60, "both actors to play with the model of step %d" % result["published_step"])
     for actor in actors:
         if stop(actor) != 0:
             fail("an actor did not stop cleanly on SIGTERM")
     if any(not r["stopped"] for r in actor_reports(run_dir)):
         fail("an actor's last report does not say it stopped")
-    print("flow: learner step 40 with %d games from 2 actors; both actors took its models"
-          % result["games"], flush=True)
+    print("flow: learner to step %d with %d games from 2 actors; both actors took its model of step %d"
+          % (result["step"], result["games"], result["published_step"]), flush=True)
 
 
 def test_actor_killed_mid_write(procs, run_dir):
@@ -196,9 +196,12 @@ def test_learner_killed(procs, run_dir, torn):
         learner.wait()
         check(procs.exe, run_dir)
     learner = procs.learner("learner-final")
+    wait_for(lambda: "training on" in open(os.path.join(procs.logs, "learner-final.log")).read(), 120,
+             "the final learner to start")
     wait_for(lambda: check(procs.exe, run_dir)["incoming"] == 0, 120, "the learner to ingest all")
     if stop(learner) != 0:
-        fail("the final learner did not stop cleanly")
+        with open(os.path.join(procs.logs, "learner-final.log")) as f:
+            fail("the final learner did not stop cleanly:\n" + f.read()[-3000:])
     end = check(procs.exe, run_dir)
     if end["games"] - start["games"] != games or end["positions"] - start["positions"] != positions:
         fail("ingested %d games, %d positions; the actors wrote %d games, %d positions"

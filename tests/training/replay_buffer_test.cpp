@@ -227,6 +227,26 @@ TEST(ReplayBuffer, VersionOneShardsAndJournalsAreConverted) {
   EXPECT_EQ(again.games(), 3u);
 }
 
+// When the journal holds the whole window (a big batch of actors' games, or shards
+// larger than the window), the newest shard still keeps the counts for a resume.
+TEST(ReplayBuffer, TheCountsSurviveAWindowWhollyInTheJournal) {
+  const std::string dir = TempDir("counts");
+  WindowConfig window;
+  window.kind = ReplayWindow::kFixed;
+  window.max = 100;
+  window.shard_positions = 1000;
+  {
+    ReplayBuffer buffer(dir, window);
+    for (int g = 0; g < 5; ++g) buffer.Add(Game(10, g));
+    buffer.Flush();  // a shard: 5 games, 50 positions
+    for (int g = 0; g < 20; ++g) buffer.Add(Game(10, g));  // 200 positions, journal only
+  }
+  ReplayBuffer again(dir, window);
+  EXPECT_EQ(again.games(), 25u);
+  EXPECT_EQ(again.seen(), 250u);
+  EXPECT_EQ(again.size(), 100u);
+}
+
 // A version 2 journal: "OZJRNL02" | u32 record size | entries u64 | u32 | u32 CRC | records.
 TEST(ReplayBuffer, VersionTwoJournalsAreConverted) {
   const std::string dir = TempDir("journal_v2");

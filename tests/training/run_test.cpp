@@ -235,13 +235,17 @@ TEST(TrainingRun, AFullDiskDuringACheckpointKeepsTheLastOne) {
   std::ostringstream log;
   std::atomic<bool> stop{false};
   RunTraining(Tiny(5), dir, stop, log, false);
-  core::SetFaults("write@1");  // the next whole-file write: a replay shard or a checkpoint
+  // The next whole-file write: the model published for actors as the run resumes, a
+  // replay shard or a checkpoint.
+  core::SetFaults("write@1");
   const std::string failure = Failure(Tiny(10), dir, log);
   core::SetFaults("");
   EXPECT_THAT(failure, ::testing::HasSubstr("No space left on device"));
-  EXPECT_THAT(failure, ::testing::ContainsRegex("(replay shard|checkpoint) .*: cannot write"));
-  // A failed checkpoint write keeps step 5's; after a failed shard write (self-play's
-  // thread) the trainer may still reach and write step 10 before it sees the failure.
+  EXPECT_THAT(failure,
+              ::testing::ContainsRegex("(replay shard|checkpoint|model file) .*: cannot write"));
+  // A failed checkpoint or model write keeps step 5's; after a failed shard write
+  // (self-play's thread) the trainer may still reach and write step 10 before it sees
+  // the failure.
   const std::int64_t latest = LatestStep(dir);
   if (failure.find("checkpoint") != std::string::npos) {
     EXPECT_EQ(latest, 5);
