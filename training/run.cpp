@@ -601,11 +601,11 @@ std::string Run::ProgressLine(double now, const Rates& rates,
   const Totals total = TotalRates(rates);
   char text[360];
   std::snprintf(text, sizeof text,
-                "[%6.0fs] step %lld | games %llu | positions %llu (%.0f/s) | playouts %.0f/s%s | "
-                "%s | checkpoint in %.0f steps",
+                "[%6.0fs] step %lld | games %llu | positions %llu (%.0f/s, %.1f games/s) | "
+                "playouts %.0f/s%s | %s | checkpoint in %.0f steps",
                 now, static_cast<long long>(step),
                 static_cast<unsigned long long>(buffer_->games()),
-                static_cast<unsigned long long>(buffer_->seen()), total.positions,
+                static_cast<unsigned long long>(buffer_->seen()), total.positions, total.games,
                 total.playouts, actors, loss_text, to_checkpoint);
   return text;
 }
