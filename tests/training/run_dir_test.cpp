@@ -8,6 +8,7 @@
 #include <thread>
 
 #include "core/error.h"
+#include "core/fault.h"
 #include "core/file_io.h"
 #include "nn/checkpoint.h"
 #include "training/actor.h"
@@ -228,6 +229,31 @@ TEST(Actor, PlaysThePublishedModelsAndWritesItsGames) {
   EXPECT_EQ(ingester.RunOnce().games, summary.games);
   EXPECT_EQ(buffer.seen(), summary.positions);
   EXPECT_TRUE(LiveActors(dir).empty());  // its last report says it stopped
+}
+
+// A full disk stops the actor with the reason (a report it cannot write is only a
+// warning: the games matter); the games written before it stay whole.
+TEST(Actor, AFullDiskStopsItWithTheReason) {
+  const std::string dir = TempDir("actor_full");
+  const TrainingConfig config = ParseTrainingConfig(kTinyYaml, "tiny.yaml");
+  nn::OthelloNet net(config.net);
+  PublishModel(dir, net, 0, config.rules);
+  core::SetFaults("write@2,write@3,write@4");  // the actor's next atomic writes fail
+  std::atomic<bool> stop{false};
+  std::ostringstream log;
+  try {
+    RunActor(config, dir, stop, log);
+    ADD_FAILURE() << "the actor ran on";
+  } catch (const std::runtime_error& e) {
+    EXPECT_THAT(e.what(), testing::HasSubstr("self-play thread 0 failed: incoming shard"));
+    EXPECT_THAT(e.what(), testing::HasSubstr("No space left on device"));
+  }
+  core::SetFaults("");
+  WindowConfig window;
+  ReplayBuffer buffer(dir + "/replay", window, 6);
+  Ingester ingester(dir, buffer, 6);
+  const Ingester::Pass pass = ingester.RunOnce();
+  EXPECT_TRUE(pass.warnings.empty());
 }
 
 // A model of other rules than the actor's configuration stops it with the reason.
