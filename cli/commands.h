@@ -29,6 +29,8 @@ void RegisterSelfPlay(CLI::App& app);
 // `gtp`, `nboard` (every build: exported models run without LibTorch).
 void RegisterEngines(CLI::App& app);
 void RegisterPlay(CLI::App& app);
+// `analyse`, the per-move analysis of a game (every build).
+void RegisterAnalyse(CLI::App& app);
 void RegisterServe(CLI::App& app);
 // `arena` and `elo` (every build: model players read exported models without LibTorch).
 void RegisterArena(CLI::App& app);

@@ -13,6 +13,7 @@ int main(int argc, char** argv) {
   othello::cli::RegisterBench(app);
   othello::cli::RegisterEngines(app);
   othello::cli::RegisterPlay(app);
+  othello::cli::RegisterAnalyse(app);
   othello::cli::RegisterServe(app);
   othello::cli::RegisterArena(app);
   othello::cli::RegisterElo(app);

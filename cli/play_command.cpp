@@ -6,6 +6,7 @@
 #include "cli/play_model.h"
 #include "core/notation.h"
 #include "core/rules.h"
+#include "play/game_analysis.h"
 
 namespace othello::cli {
 namespace {
@@ -18,11 +19,23 @@ struct PlayOptions {
   int random_moves = 8;
   StrengthOptions strength;
   std::uint64_t seed = 1;
+  std::uint64_t hint_visits = 300;     // playouts of a hint's search
+  std::uint64_t analyse_visits = 200;  // playouts per searched position of `analyse`
+};
+
+// What the commands of a game need besides the session.
+struct Terminal {
+  play::GameSession& session;
+  mcts::Evaluator& evaluator;
+  const PlayOptions& opt;
+  std::ostream& out;
 };
 
 const char* const kHelp =
     "commands: a move (e.g. f5), hint (evaluations of every legal move), undo (your last "
-    "move and the AI's reply), board, help, quit\n";
+    "move and the AI's reply), analyse (the game so far, move by move), board, help, quit\n";
+const char* const kAfterGameHelp =
+    "the game is over: analyse (a per-move analysis), board, quit\n";
 
 std::string Percent(double p) {
   std::ostringstream out;
@@ -50,8 +63,27 @@ void ShowAutoPly(const play::AutoPly& ply, int size, std::ostream& out) {
       << (best.exact ? " exact" : "") << ")\n";
 }
 
+bool IsAnalyse(const std::string& word) { return word == "analyse" || word == "analyze"; }
+
+// The per-move analysis of the game so far, as a table.
+void ShowGameAnalysis(const Terminal& t) {
+  const core::Game& game = t.session.game();
+  if (game.moves().empty()) {
+    t.out << "no moves to analyse yet\n";
+    return;
+  }
+  play::AnalysisOptions options;
+  options.visits = t.opt.analyse_visits;
+  t.out << "analysing " << game.moves().size() + 1 << " positions (" << options.visits
+        << " playouts each, exact from " << options.exact_empties << " empties)...\n"
+        << std::flush;
+  t.out << play::FormatAnalysisTable(game, play::AnalyzeGame(t.evaluator, game, options));
+}
+
 // One command of the person's (not quit); true when the board is to be shown again.
-bool RunCommand(play::GameSession& session, const std::string& word, std::ostream& out) {
+bool RunCommand(const Terminal& t, const std::string& word) {
+  play::GameSession& session = t.session;
+  std::ostream& out = t.out;
   const int size = session.rules().size;
   if (word == "help") {
     out << kHelp;
@@ -59,7 +91,11 @@ bool RunCommand(play::GameSession& session, const std::string& word, std::ostrea
   }
   if (word == "board") return true;
   if (word == "hint") {
-    ShowAnalysis(session.Hints(), size, out);
+    ShowAnalysis(session.Hints(t.opt.hint_visits), size, out);
+    return false;
+  }
+  if (IsAnalyse(word)) {
+    ShowGameAnalysis(t);
     return false;
   }
   if (word == "undo") {  // back to the position before your last move
@@ -79,22 +115,33 @@ bool RunCommand(play::GameSession& session, const std::string& word, std::ostrea
   return true;
 }
 
+// The first word of the next line ("" for a blank line); false at the end of input.
+bool ReadWord(std::istream& in, std::string& word) {
+  std::string line;
+  if (!std::getline(in, line)) return false;
+  word.clear();
+  std::istringstream(line) >> word;
+  return true;
+}
+
 // The person's commands and the AI's replies until the end, quit or the end of input.
-void RunGame(play::GameSession& session, std::istream& in, std::ostream& out) {
+void RunGame(const Terminal& t, std::istream& in) {
+  play::GameSession& session = t.session;
+  std::ostream& out = t.out;
   const auto show_ply = [&](const play::AutoPly& ply) { ShowAutoPly(ply, session.rules().size, out); };
   session.PlayAiTurns(show_ply);
   bool show = true;
   while (!session.game().IsOver()) {
     if (show) out << "\n" << core::RenderBoard(session.game().position());
     out << "your move> " << std::flush;
-    std::string line, word;
-    if (!std::getline(in, line)) break;
-    if (!(std::istringstream(line) >> word)) {
+    std::string word;
+    if (!ReadWord(in, word)) break;
+    if (word.empty()) {
       show = false;
       continue;
     }
     if (word == "quit" || word == "exit") break;
-    show = RunCommand(session, word, out);
+    show = RunCommand(t, word);
     if (show) session.PlayAiTurns(show_ply);
   }
 }
@@ -104,6 +151,23 @@ void ShowEnd(const play::GameSession& session, std::ostream& out) {
   out << "\n" << core::RenderBoard(session.game().position(), /*mark_legal=*/false);
   if (auto result = session.HumanResult()) out << *result << "\n";
   out << "transcript: " << core::FormatTranscript(session.game().moves(), size) << "\n";
+}
+
+// After the game: its analysis and the board on request, until quit or the end of input.
+void RunAfterGame(const Terminal& t, std::istream& in) {
+  t.out << "type analyse for a per-move analysis, or quit\n";
+  for (;;) {
+    t.out << "> " << std::flush;
+    std::string word;
+    if (!ReadWord(in, word) || word == "quit" || word == "exit") return;
+    if (IsAnalyse(word)) {
+      ShowGameAnalysis(t);
+    } else if (word == "board") {
+      t.out << core::RenderBoard(t.session.game().position(), /*mark_legal=*/false);
+    } else if (!word.empty()) {
+      t.out << (word == "help" ? "" : "error: ") << kAfterGameHelp;
+    }
+  }
 }
 
 // The rules of the game: the model's board and scoring, the start asked for.
@@ -129,8 +193,10 @@ void RunPlay(const PlayOptions& opt, std::istream& in, std::ostream& out) {
   session.set_human(opt.color == "black" ? core::Color::kBlack : core::Color::kWhite);
   out << "You play " << opt.color << " (X is black, O is white) against "
       << session.strength().Describe() << ". " << kHelp;
-  RunGame(session, in, out);
+  const Terminal terminal{session, *model.evaluator, opt, out};
+  RunGame(terminal, in);
   ShowEnd(session, out);
+  if (session.game().IsOver()) RunAfterGame(terminal, in);
 }
 
 }  // namespace
@@ -146,6 +212,11 @@ void RegisterPlay(CLI::App& app) {
   cmd->add_option("--random-moves", opt->random_moves, "Plies of a random start");
   AddStrengthOptions(*cmd, opt->strength);
   cmd->add_option("--seed", opt->seed, "Random seed");
+  cmd->add_option("--hint-visits", opt->hint_visits, "Playouts of a hint's search")
+      ->check(CLI::Range(std::uint64_t{1}, std::uint64_t{1} << 32));
+  cmd->add_option("--analyse-visits", opt->analyse_visits,
+                  "Playouts per searched position of the analyse command")
+      ->check(CLI::Range(std::uint64_t{1}, std::uint64_t{1} << 32));
   cmd->callback([opt] { RunPlay(*opt, std::cin, std::cout); });
 }
 

@@ -221,7 +221,9 @@ std::string TableRow(const PlyAnalysis& ply, int size) {
     return std::string(text);
   }();
   const std::string best = ply.pass ? "-" : core::SquareName(ply.best, size);
-  const std::string eval = FormatDiscs(ply.black_discs) + (ply.black_exact ? " (exact)" : "");
+  // (A margin that rounds to zero is shown as +0.0, not -0.0.)
+  const double black = std::abs(ply.black_discs) < 0.05 ? 0.0 : ply.black_discs;
+  const std::string eval = FormatDiscs(black) + (ply.black_exact ? " (exact)" : "");
   char row[160];
   std::snprintf(row, sizeof row, "%4d.  %-5s  %-6s  %-4s  %5s  %-13s  %s", ply.ply + 1,
                 std::string(core::ColorName(ply.color)).c_str(),
