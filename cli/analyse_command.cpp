@@ -45,8 +45,8 @@ core::Game GameFromTranscript(const std::string& path, std::string_view text,
   core::Game game(rules, core::Position::Standard(rules.size));
   auto moves = core::ParseTranscript(text, game.start());
   if (!moves) {
-    throw CliError(path + ": neither a GGF record nor a transcript (" +
-                   core::DescribeRules(rules) + ", from the standard start): " + moves.error());
+    throw CliError(path + ": bad transcript (" + core::DescribeRules(rules) +
+                   " from the standard start; a GGF record starts with '('): " + moves.error());
   }
   for (core::Square move : *moves) game.Play(move);
   return game;

@@ -80,7 +80,7 @@ endif()
 
 # Bad input: each error names the file and what is wrong.
 file(WRITE ${WORK}/analyse_bad.txt "f5d6zz\n")
-run_fails("analyse_bad.txt: neither a GGF record nor a transcript .*move 3 \\('zz'"
+run_fails("analyse_bad.txt: bad transcript \\(8x8 from the standard start.*\\): move 3 \\('zz'"
           analyse ${WORK}/analyse_bad.txt --model ${MODEL})
 file(WRITE ${WORK}/analyse_illegal.txt "f5 f5\n")
 run_fails("analyse_illegal.txt: .*move 2 .*illegal" analyse ${WORK}/analyse_illegal.txt --model ${MODEL})
