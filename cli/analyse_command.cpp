@@ -155,9 +155,11 @@ void RegisterAnalyse(CLI::App& app) {
   cmd->add_option("--model", opt->model, "Exported model file (or a checkpoint with LibTorch)")
       ->required();
   cmd->add_option("--visits", opt->visits, "Playouts per searched position")
+      ->capture_default_str()
       ->check(CLI::Range(std::uint64_t{1}, std::uint64_t{1} << 32));
   cmd->add_option("--exact-empties", opt->exact_empties,
                   "Positions with at most this many empty squares are solved exactly")
+      ->capture_default_str()
       ->check(CLI::Range(0, 24));
   cmd->add_flag("--json", opt->json, "Machine-readable output (one JSON object)");
   cmd->callback([opt] { RunAnalyse(*opt); });

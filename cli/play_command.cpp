@@ -213,9 +213,11 @@ void RegisterPlay(CLI::App& app) {
   AddStrengthOptions(*cmd, opt->strength);
   cmd->add_option("--seed", opt->seed, "Random seed");
   cmd->add_option("--hint-visits", opt->hint_visits, "Playouts of a hint's search")
+      ->capture_default_str()
       ->check(CLI::Range(std::uint64_t{1}, std::uint64_t{1} << 32));
   cmd->add_option("--analyse-visits", opt->analyse_visits,
                   "Playouts per searched position of the analyse command")
+      ->capture_default_str()
       ->check(CLI::Range(std::uint64_t{1}, std::uint64_t{1} << 32));
   cmd->callback([opt] { RunPlay(*opt, std::cin, std::cout); });
 }
