@@ -378,16 +378,17 @@ SearchResult TreeSearch::Finish(int ply) {
     }
     if (full_) result.policy_target = PolicyTarget();
     result.move = ChooseMove(ply);
-    // Principal variation: most visits from the root down.
+    // Principal variation: the move chosen, then most visits down the tree.
     const Node* node = &root;
     while (node->state.load(std::memory_order_acquire) == NodeState::kExpanded &&
            node->num_children > 0) {
-      const Node* best = &tree_.node(node->first_child);
-      for (int i = 1; i < node->num_children; ++i) {
+      const bool at_root = node == &root;
+      const Node* best = nullptr;
+      for (int i = 0; i < node->num_children; ++i) {
         const Node& c = tree_.node(node->first_child + i);
-        if (c.Visits() > best->Visits()) best = &c;
+        if (at_root ? c.move == result.move : (!best || c.Visits() > best->Visits())) best = &c;
       }
-      if (best->Visits() == 0) break;
+      if (best == nullptr || best->Visits() == 0) break;
       result.pv.push_back(best->move);
       node = best;
     }
