@@ -102,6 +102,21 @@ bool GameSession::Redo() {
   return true;
 }
 
+std::vector<core::Square> GameSession::Line() const {
+  std::vector<core::Square> line = game_.moves();
+  line.insert(line.end(), redo_.rbegin(), redo_.rend());
+  return line;
+}
+
+bool GameSession::GoTo(std::size_t ply) {
+  if (ply > game_.moves().size() + redo_.size()) return false;
+  while (game_.moves().size() > ply && Undo()) {
+  }
+  while (game_.moves().size() < ply && Redo()) {
+  }
+  return true;
+}
+
 core::Square GameSession::SampleMove(const mcts::SearchResult& result) {
   // Weights (visits + prior * playouts)^(1/T): with few playouts, mostly the policy.
   const double total = std::max<double>(1, result.playouts);
@@ -183,8 +198,24 @@ std::string AutoPly::PassNote() const {
   return std::string(core::ColorName(color)) + " has no move and passes";
 }
 
+void GameSession::set_human(core::Color color) {
+  human_ = color;
+  ai_[static_cast<int>(color)] = false;
+  ai_[static_cast<int>(core::Other(color))] = true;
+}
+
+void GameSession::set_players(bool black_ai, bool white_ai) {
+  ai_[static_cast<int>(core::Color::kBlack)] = black_ai;
+  ai_[static_cast<int>(core::Color::kWhite)] = white_ai;
+  if (black_ai != white_ai) human_ = black_ai ? core::Color::kWhite : core::Color::kBlack;
+}
+
 bool GameSession::IsHumanTurn() const {
-  return !game_.IsOver() && game_.position().side_to_move() == human_;
+  return !game_.IsOver() && !IsAi(game_.position().side_to_move());
+}
+
+bool GameSession::IsAiTurn() const {
+  return !game_.IsOver() && IsAi(game_.position().side_to_move());
 }
 
 std::optional<core::Error> GameSession::HumanCannotMove() const {
@@ -200,37 +231,45 @@ std::optional<core::Error> GameSession::PlayHuman(core::Square move) {
 
 void GameSession::PlayAiTurns(const std::function<void(const AutoPly&)>& observer) {
   while (!game_.IsOver()) {
+    PlayForcedPasses(observer);
+    if (!IsAiTurn()) return;
     AutoPly ply;
     ply.color = game_.position().side_to_move();
-    ply.pass = game_.position().MustPass();
-    if (ply.pass) {
-      Play(core::kPass);
-    } else if (ply.color == human_) {
-      return;
-    } else {
-      ply.analysis = PlayAi();
-    }
+    ply.analysis = PlayAi();
+    observer(ply);
+  }
+}
+
+void GameSession::PlayForcedPasses(const std::function<void(const AutoPly&)>& observer) {
+  while (game_.position().MustPass()) {
+    AutoPly ply;
+    ply.color = game_.position().side_to_move();
+    ply.pass = true;
+    Play(core::kPass);
     observer(ply);
   }
 }
 
 bool GameSession::UndoToHumanTurn() {
   if (!Undo()) return false;
-  while (game_.position().side_to_move() != human_ && Undo()) {
+  const bool any_human = !IsAi(core::Color::kBlack) || !IsAi(core::Color::kWhite);
+  while (any_human && IsAi(game_.position().side_to_move()) && Undo()) {
   }
   return true;
 }
 
 bool GameSession::RedoToHumanTurn() {
   if (!Redo()) return false;
-  while (game_.position().side_to_move() != human_ && !game_.IsOver() && Redo()) {
+  const bool any_human = !IsAi(core::Color::kBlack) || !IsAi(core::Color::kWhite);
+  while (any_human && IsAi(game_.position().side_to_move()) && !game_.IsOver() && Redo()) {
   }
   return true;
 }
 
-Analysis GameSession::Hints(std::uint64_t min_playouts) {
+Analysis GameSession::Hints(std::uint64_t playouts) {
   const Strength saved = strength_;
-  strength_.visits = std::max(strength_.visits, min_playouts);
+  strength_.visits = std::max<std::uint64_t>(1, playouts);
+  strength_.seconds = 0;
   strength_.temperature = 0;
   Analysis analysis = Analyze();
   strength_ = saved;
@@ -239,9 +278,12 @@ Analysis GameSession::Hints(std::uint64_t min_playouts) {
 
 std::optional<std::string> GameSession::HumanResult() const {
   if (!game_.IsOver()) return std::nullopt;
-  const int margin = game_.FinalOutcome().MarginFor(human_);
+  const bool against_ai = IsAi(core::Color::kBlack) != IsAi(core::Color::kWhite);
+  const int margin = game_.FinalOutcome().MarginFor(against_ai ? human_ : core::Color::kBlack);
   if (margin == 0) return std::string("Draw");
-  return (margin > 0 ? "You win by " : "The AI wins by ") + std::to_string(std::abs(margin));
+  const std::string by = " by " + std::to_string(std::abs(margin));
+  if (against_ai) return (margin > 0 ? "You win" : "The AI wins") + by;
+  return (margin > 0 ? "Black wins" : "White wins") + by;
 }
 
 }  // namespace othello::play

@@ -85,6 +85,11 @@ class GameSession {
   std::optional<core::Error> Play(core::Square move);
   bool Undo();  // one ply (a forced pass before it too); false at the start
   bool Redo();
+  // The line: the plies played, then those undone (what Redo() would replay).
+  std::vector<core::Square> Line() const;
+  // Undoes or redoes along the line to `ply` plies (to the nearest ply a forced pass
+  // lets it reach); false when `ply` is beyond the line.
+  bool GoTo(std::size_t ply);
 
   // The AI's analysis of the current position (not finished, with a legal move);
   // `extra_seconds` > 0 caps the time (a clock's budget).
@@ -92,13 +97,18 @@ class GameSession {
   // Analyze() and play its move.
   Analysis PlayAi(double extra_seconds = 0);
 
-  // ---- A person against the AI (the terminal and the web page) ----
-  // The person plays human() (black until set_human()), the AI the other colour.
+  // ---- People and the AI (the terminal and the web page) ----
+  // Each colour is played by a person or by the AI: a person against the AI (black
+  // until set_human()), two people (hints on request), or the AI against itself.
   core::Color human() const { return human_; }
-  void set_human(core::Color color) { human_ = color; }
-  // The game is not over and the person is to move (after PlayAiTurns(), with a legal
-  // move: their forced passes have been played).
+  void set_human(core::Color color);                // that colour a person, the other the AI
+  void set_players(bool black_ai, bool white_ai);
+  bool IsAi(core::Color color) const { return ai_[static_cast<int>(color)]; }
+  // The game is not over and a person is to move (after PlayAiTurns(), with a legal
+  // move: forced passes have been played).
   bool IsHumanTurn() const;
+  // The game is not over and the AI is to move (it may have to pass).
+  bool IsAiTurn() const;
   // Why the person cannot move now ("the game is over", "it is not your turn"), if so.
   std::optional<core::Error> HumanCannotMove() const;
   // The person's move: refused as above, or when illegal; clears redo.
@@ -106,18 +116,22 @@ class GameSession {
   // Plays forced passes (either side's) and the AI's moves until the person is to move
   // or the game is over, telling `observer` of each ply once it is played.
   void PlayAiTurns(const std::function<void(const AutoPly&)>& observer);
-  // Takes back plies to the person's previous turn; false when there is none to take.
-  // When the AI opened the game this goes back to the start, with the AI to move: call
+  // Plays the forced passes of the position (either side's), telling `observer`.
+  void PlayForcedPasses(const std::function<void(const AutoPly&)>& observer);
+  // Takes back plies to a person's previous turn (one ply, with a forced pass before
+  // it, when the AI plays both sides); false when there is none to take. When the AI
+  // opened the game this goes back to the start, with the AI to move: call
   // PlayAiTurns() after it.
   bool UndoToHumanTurn();
-  // Replays undone plies up to the person's next turn or the end; false when none.
+  // Replays undone plies up to a person's next turn or the end; false when none.
   bool RedoToHumanTurn();
-  // Evaluations of every legal move for the person (call when IsHumanTurn()): Analyze()
-  // at the session's strength with at least `min_playouts` playouts and no random move
-  // choice. The strength is unchanged afterwards.
-  Analysis Hints(std::uint64_t min_playouts = 0);
-  // The result for the person once the game is over: "You win by N", "The AI wins by N"
-  // or "Draw"; nullopt while it goes on.
+  // Evaluations of every legal move of the side to move (the game not over, a legal
+  // move): a search of exactly `playouts` playouts (the hint budget, not the playing
+  // level's), no time limit and no random move choice. The strength is unchanged.
+  Analysis Hints(std::uint64_t playouts = 300);
+  // The result once the game is over: "You win by N" / "The AI wins by N" when a person
+  // plays the AI, otherwise "Black wins by N" / "White wins by N"; or "Draw"; nullopt
+  // while it goes on.
   std::optional<std::string> HumanResult() const;
 
  private:
@@ -129,7 +143,8 @@ class GameSession {
   core::Game game_;
   Strength strength_;
   std::vector<core::Square> redo_;
-  core::Color human_ = core::Color::kBlack;
+  core::Color human_ = core::Color::kBlack;  // the person's colour against the AI
+  bool ai_[2] = {false, true};                // who plays each colour (black, white)
   std::uint64_t seed_;
   GameTree tree_;  // follows the game, so a move's search builds on the last one
   core::Rng rng_;  // the weaker levels' move sampling

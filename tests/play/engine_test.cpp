@@ -178,8 +178,8 @@ TEST(GameSession, APersonAgainstTheAi) {
   EXPECT_TRUE(session.IsHumanTurn());
   EXPECT_FALSE(session.HumanCannotMove());
   EXPECT_FALSE(session.HumanResult());
-  // Hints: every legal move, at least the playouts asked for, the strength unchanged.
-  const Analysis hints = session.Hints(/*min_playouts=*/100);
+  // Hints: every legal move, the hint budget (not the level's), the strength unchanged.
+  const Analysis hints = session.Hints(/*playouts=*/100);
   EXPECT_EQ(hints.moves.size(), static_cast<std::size_t>(core::PopCount(session.game().position().LegalMoves())));
   EXPECT_GE(hints.playouts, 100u);
   EXPECT_EQ(session.strength().visits, Quick().visits);
