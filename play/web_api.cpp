@@ -1,23 +1,18 @@
+// WebApi: routing, reading requests and the state reply (play/web_api.h).
 #include "play/web_api.h"
 
-#include <cstdio>
 #include <string_view>
-
-#include <nlohmann/json.hpp>
 
 #include "core/notation.h"
 #include "core/rules.h"
 #include "play/web_files.h"
+#include "play/web_json.h"
 
 namespace othello::play {
 
-namespace {
+// ------------------------------------------------------------- requests and replies
 
-using nlohmann::json;
-
-struct BadRequest {
-  std::string message;
-};
+namespace web {
 
 json ParseBody(const std::string& body) {
   if (body.find_first_not_of(" \t\r\n") == std::string::npos) return json::object();
@@ -30,15 +25,29 @@ json ParseBody(const std::string& body) {
   }
 }
 
-// Typed fields of a request: a value of another type (1.5 or 1e300 for an integer) is a
-// bad request, never converted.
-int IntField(const json& j, const char* key, int fallback) {
+int IntField(const json& j, const char* key, int fallback, int min, int max) {
   if (!j.contains(key)) return fallback;
   const json& v = j.at(key);
-  if (!v.is_number_integer() || v.get<std::int64_t>() < -1000000 || v.get<std::int64_t>() > 1000000) {
-    throw BadRequest{std::string("field '") + key + "' must be an integer"};
+  if (!v.is_number_integer()) throw BadRequest{std::string("field '") + key + "' must be an integer"};
+  const bool too_big = v.is_number_unsigned() && v.get<std::uint64_t>() > static_cast<std::uint64_t>(max);
+  if (too_big || v.get<std::int64_t>() < min || v.get<std::int64_t>() > max) {
+    throw BadRequest{std::string("field '") + key + "' must be from " + std::to_string(min) +
+                     " to " + std::to_string(max)};
   }
-  return v.get<int>();
+  return static_cast<int>(v.get<std::int64_t>());
+}
+
+double NumberField(const json& j, const char* key, double fallback, double min, double max) {
+  if (!j.contains(key)) return fallback;
+  const json& v = j.at(key);
+  if (!v.is_number()) throw BadRequest{std::string("field '") + key + "' must be a number"};
+  const double d = v.get<double>();
+  if (!(d >= min && d <= max)) {
+    char range[96];
+    std::snprintf(range, sizeof range, "' must be from %g to %g", min, max);
+    throw BadRequest{std::string("field '") + key + range};
+  }
+  return d;
 }
 
 std::string StringField(const json& j, const char* key, const std::string& fallback) {
@@ -47,8 +56,21 @@ std::string StringField(const json& j, const char* key, const std::string& fallb
   return j.at(key).get<std::string>();
 }
 
-// JSON text of a reply; bytes that are not UTF-8 (an error message quoting the request)
-// become U+FFFD instead of an exception.
+bool BoolField(const json& j, const char* key, bool fallback) {
+  if (!j.contains(key)) return fallback;
+  if (!j.at(key).is_boolean()) throw BadRequest{std::string("field '") + key + "' must be true or false"};
+  return j.at(key).get<bool>();
+}
+
+std::string BoardText(const core::Position& pos) {
+  std::string board;
+  for (int sq = 0; sq < pos.squares(); ++sq) {
+    const core::Bitboard bit = core::Bit(sq);
+    board += pos.discs(core::Color::kBlack) & bit ? 'X' : pos.discs(core::Color::kWhite) & bit ? 'O' : '-';
+  }
+  return board;
+}
+
 std::string Dump(const json& reply) { return reply.dump(-1, ' ', false, json::error_handler_t::replace); }
 
 HttpReply Error(int status, const std::string& message) {
@@ -56,6 +78,12 @@ HttpReply Error(int status, const std::string& message) {
 }
 
 HttpReply JsonReply(const json& reply) { return {200, "application/json", Dump(reply)}; }
+
+}  // namespace web
+
+using web::json;
+
+namespace {
 
 // The page's file served at `path` ("/" is /index.html), or nullptr.
 const WebFile* FindWebFile(const std::string& path) {
@@ -74,44 +102,6 @@ std::string ContentType(std::string_view path) {
   return std::string(type) + "; charset=utf-8";
 }
 
-// Hints search at least this many playouts, also at the weakest levels.
-constexpr std::uint64_t kHintPlayouts = 200;
-
-// The rules of a new game asked for in `request`, from the current game's `rules`.
-core::Rules NewGameRules(const json& request, core::Rules rules) {
-  rules.size = IntField(request, "size", rules.size);
-  auto start = core::ParseStartKind(StringField(request, "start", "standard"));
-  if (!start) throw BadRequest{"start: " + start.error()};
-  rules.start = *start;
-  rules.random_moves = 8;
-  rules.handicap = rules.start == core::StartKind::kHandicap ? 1 : 0;
-  return rules;
-}
-
-core::Color ColorField(const json& request) {
-  const std::string color = StringField(request, "color", "black");
-  if (color != "black" && color != "white") throw BadRequest{"color must be black or white"};
-  return color == "black" ? core::Color::kBlack : core::Color::kWhite;
-}
-
-std::string AiNote(const MoveEvaluation& best, int size) {
-  char note[160];
-  std::snprintf(note, sizeof note, "AI played %s: win %.0f%%, discs %s%s",
-                core::SquareName(best.move, size).c_str(), 100 * best.win_probability,
-                FormatDiscs(best.discs).c_str(), best.exact ? " (exact)" : "");
-  return note;
-}
-
-// "X", "O" and "-" for the squares, a1 first.
-std::string BoardText(const core::Position& pos) {
-  std::string board;
-  for (int sq = 0; sq < pos.squares(); ++sq) {
-    const core::Bitboard bit = core::Bit(sq);
-    board += pos.discs(core::Color::kBlack) & bit ? 'X' : pos.discs(core::Color::kWhite) & bit ? 'O' : '-';
-  }
-  return board;
-}
-
 json SquareNames(const std::vector<core::Square>& moves, int size) {
   json names = json::array();
   for (core::Square m : moves) names.push_back(core::SquareName(m, size));
@@ -125,142 +115,125 @@ json LastMove(const core::Game& game) {
   return nullptr;
 }
 
-}  // namespace
+const char* ModeName(WebApi::Mode mode) {
+  return mode == WebApi::Mode::kAiAi ? "ai-ai" : mode == WebApi::Mode::kHumanHuman ? "human-human" : "human-ai";
+}
 
-struct WebApi::Request {
-  json body;
-};
+}  // namespace
 
 struct WebApi::Route {
   const char* path;
   const char* method;
   HttpReply (WebApi::*handler)(const Request&);
+  bool game_lock;  // under mutex_ (the analysis's own routes take analysis_mutex_)
 };
 
 WebApi::WebApi(mcts::Evaluator& evaluator, const core::Rules& rules, int level, std::uint64_t seed,
-               std::optional<core::Rules> trained)
-    : session_(evaluator, rules, StrengthForLevel(level), seed, std::move(trained)), level_(level) {}
+               std::optional<core::Rules> trained, ChessClock::Now now)
+    : evaluator_(evaluator),
+      now_(std::move(now)),
+      session_(evaluator, rules, StrengthForLevel(level), seed, std::move(trained)),
+      level_(level) {}
 
-const WebApi::Route* WebApi::FindRoute(const std::string& path) {
+WebApi::~WebApi() { StopAnalysis(); }
+
+const WebApi::Route* WebApi::FindRoute(const std::string& path, const std::string& method,
+                                       std::string* allowed) {
   static const Route kRoutes[] = {
-      {"/api/state", "GET", &WebApi::GetState}, {"/api/new", "POST", &WebApi::NewGame},
-      {"/api/move", "POST", &WebApi::Move},     {"/api/hints", "POST", &WebApi::Hints},
-      {"/api/undo", "POST", &WebApi::Undo},     {"/api/redo", "POST", &WebApi::Redo}};
+      {"/api/state", "GET", &WebApi::GetState, true},
+      {"/api/new", "POST", &WebApi::NewGame, true},
+      {"/api/move", "POST", &WebApi::Move, true},
+      {"/api/step", "POST", &WebApi::Step, true},
+      {"/api/hints", "POST", &WebApi::Hints, true},
+      {"/api/undo", "POST", &WebApi::Undo, true},
+      {"/api/redo", "POST", &WebApi::Redo, true},
+      {"/api/goto", "POST", &WebApi::GoTo, true},
+      {"/api/pause", "POST", &WebApi::Pause, true},
+      {"/api/load", "POST", &WebApi::Load, true},
+      {"/api/game", "GET", &WebApi::GetGame, true},
+      {"/api/analysis", "POST", &WebApi::StartAnalysis, true},
+      {"/api/analysis", "GET", &WebApi::GetAnalysis, false},
+      {"/api/analysis/cancel", "POST", &WebApi::CancelAnalysis, false}};
   for (const Route& route : kRoutes) {
-    if (path == route.path) return &route;
+    if (path != route.path) continue;
+    if (method == route.method) return &route;
+    *allowed += (allowed->empty() ? "" : " or ") + std::string(route.method);
   }
   return nullptr;
 }
 
 HttpReply WebApi::Handle(const std::string& method, const std::string& path, const std::string& body) {
   if (const WebFile* file = FindWebFile(path)) {
-    if (method != "GET") return Error(405, "use GET for " + path);
+    if (method != "GET") return web::Error(405, "use GET for " + path);
     return {200, ContentType(file->path), std::string(file->body)};
   }
-  const Route* route = FindRoute(path);
-  if (!route) return Error(404, "no such page: " + path);
-  if (method != route->method) return Error(405, std::string("use ") + route->method + " for " + path);
-  std::lock_guard<std::mutex> lock(mutex_);
+  std::string allowed;
+  const Route* route = FindRoute(path, method, &allowed);
+  if (!route && allowed.empty()) return web::Error(404, "no such page: " + path);
+  if (!route) return web::Error(405, "use " + allowed + " for " + path);
   try {
-    return (this->*route->handler)(Request{ParseBody(body)});
-  } catch (const BadRequest& e) {
-    return Error(400, e.message);
+    const Request request{web::ParseBody(body)};
+    if (!route->game_lock) return (this->*route->handler)(request);
+    std::lock_guard<std::mutex> lock(mutex_);
+    return (this->*route->handler)(request);
+  } catch (const web::BadRequest& e) {
+    return web::Error(400, e.message);
   }
 }
 
-HttpReply WebApi::GetState(const Request&) { return StateReply(); }
+// ------------------------------------------------------------- the state reply
 
-HttpReply WebApi::NewGame(const Request& request) {
-  const core::Rules rules = NewGameRules(request.body, session_.rules());
-  const core::Color human = ColorField(request.body);
-  const int level = IntField(request.body, "level", level_);
-  if (level < 1 || level > 10) throw BadRequest{"level must be 1 to 10"};
-  if (auto error = session_.NewGame(rules)) throw BadRequest{error->message};
-  session_.set_human(human);
-  level_ = level;
-  session_.set_strength(StrengthForLevel(level));
-  ai_note_.clear();
-  pass_note_.clear();
-  PlayAiTurns();
-  return StateReply();
-}
-
-HttpReply WebApi::Move(const Request& request) {
-  if (!request.body.contains("move")) throw BadRequest{"field 'move' is missing"};
-  const std::string text = StringField(request.body, "move", "");
-  if (auto refused = session_.HumanCannotMove()) throw BadRequest{refused->message};
-  auto move = core::ParseSquare(text, session_.rules().size);
-  if (!move) throw BadRequest{move.error()};
-  if (auto error = session_.PlayHuman(*move)) throw BadRequest{error->message};
-  pass_note_.clear();
-  PlayAiTurns();
-  return StateReply();
-}
-
-HttpReply WebApi::Hints(const Request&) {
-  if (!session_.IsHumanTurn()) throw BadRequest{"it is not your turn"};
-  const Analysis analysis = session_.Hints(kHintPlayouts);
-  json hints = json::array();
-  for (const MoveEvaluation& m : analysis.moves) {
-    hints.push_back({{"move", core::SquareName(m.move, session_.rules().size)},
-                     {"win", m.win_probability}, {"discs", m.discs}, {"exact", m.exact},
-                     {"visits", m.visits}});
-  }
-  return JsonReply(json{{"hints", hints}});
-}
-
-HttpReply WebApi::Undo(const Request&) {
-  if (!session_.UndoToHumanTurn()) throw BadRequest{"nothing to undo"};
-  ai_note_.clear();
-  pass_note_.clear();
-  PlayAiTurns();  // when the person's earlier turn is not reachable (the AI opened)
-  return StateReply();
-}
-
-HttpReply WebApi::Redo(const Request&) {
-  if (!session_.RedoToHumanTurn()) throw BadRequest{"nothing to redo"};
-  return StateReply();
-}
-
-void WebApi::PlayAiTurns() {
-  session_.PlayAiTurns([this](const AutoPly& ply) {
-    if (ply.pass) {
-      pass_note_ = ply.PassNote();
-    } else {
-      ai_note_ = AiNote(ply.analysis.best, session_.rules().size);
-    }
-  });
-}
-
-HttpReply WebApi::StateReply() const {
+HttpReply WebApi::StateReply() {
+  const bool over = Over();
   const core::Game& game = session_.game();
   const core::Position& pos = game.position();
   const int size = pos.size();
   json legal = json::array();
-  if (session_.IsHumanTurn()) {
+  if (!over && session_.IsHumanTurn()) {
     core::ForEachSquare(pos.LegalMoves(), [&](core::Square sq) { legal.push_back(core::SquareName(sq, size)); });
   }
+  const auto player = [&](core::Color c) { return session_.IsAi(c) ? "ai" : "human"; };
+  json clock = nullptr;
+  if (clock_) {
+    const auto running = clock_->running();
+    const auto flagged = clock_->Flagged();
+    clock = {{"black", clock_->Remaining(core::Color::kBlack)},
+             {"white", clock_->Remaining(core::Color::kWhite)},
+             {"running", running ? json(core::ColorName(*running)) : json(nullptr)},
+             {"flagged", flagged ? json(core::ColorName(*flagged)) : json(nullptr)},
+             {"control", clock_->control().ToString()}};
+  }
   json state = {{"size", size},
-                {"board", BoardText(pos)},
-                {"to_move", pos.IsGameOver() ? json(nullptr) : json(core::ColorName(pos.side_to_move()))},
+                {"board", web::BoardText(pos)},
+                {"to_move", over ? json(nullptr) : json(core::ColorName(pos.side_to_move()))},
                 {"human", core::ColorName(session_.human())},
+                {"mode", ModeName(mode_)},
+                {"players", {{"black", player(core::Color::kBlack)}, {"white", player(core::Color::kWhite)}}},
                 {"legal", legal},
                 {"moves", SquareNames(game.moves(), size)},
+                {"line", SquareNames(session_.Line(), size)},
+                {"ply", game.moves().size()},
                 {"last_move", LastMove(game)},
                 {"black", pos.DiscCount(core::Color::kBlack)},
                 {"white", pos.DiscCount(core::Color::kWhite)},
-                {"over", pos.IsGameOver()},
+                {"over", over},
                 {"transcript", core::FormatTranscript(game.moves(), size)},
-                {"can_undo", !game.moves().empty()},
-                {"can_redo", session_.can_redo()},
+                {"can_undo", !game.moves().empty() && !(clock_ && !over)},
+                {"can_redo", session_.can_redo() && !(clock_ && !over)},
                 {"level", level_},
                 {"sizes", session_.trained() ? json::array({session_.trained()->size})
                                              : json::array({6, 8, 10})},
                 {"start", core::StartName(session_.rules().start)},
+                {"start_board", web::BoardText(game.start())},
+                {"start_to_move", core::ColorName(game.start().side_to_move())},
+                {"ai_to_move", AiToMove()},
+                {"paused", paused_},
+                {"clock", clock},
+                {"graph", json::parse(GraphJson())},
                 {"ai", ai_note_},
                 {"pass", pass_note_}};
-  if (auto result = session_.HumanResult()) state["result"] = *result;
-  return JsonReply(state);
+  if (auto result = Result()) state["result"] = *result;
+  return web::JsonReply(state);
 }
 
 }  // namespace othello::play

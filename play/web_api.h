@@ -1,30 +1,47 @@
 #pragma once
-// The web page's API (`othello-zero serve`), separate from HTTP so it can be tested:
-//   GET  /, /index.html  the page (play/web/index.html)
-//   GET  /app.js         its script (play/web/app.js)
-//   GET  /style.css      its style sheet (play/web/style.css)
-//   GET  /api/state      the game: board, side to move, legal moves, move list, counts,
-//                        last move, result, transcript, the AI's last evaluation, and
-//                        the board sizes a new game may have (the model's)
-//   POST /api/new        {"size": 8, "start": "standard", "color": "black", "level": 6}
-//                        (a size the model was not trained for is refused)
-//   POST /api/move       {"move": "f5"}: the person's move; forced passes are played and
-//                        the AI answers until it is the person's turn or the game ends
-//   POST /api/hints      evaluations of every legal move (win probability, discs, visits)
-//   POST /api/undo       back to the person's previous turn
-//   POST /api/redo       forward again to the person's next turn
-// The page's files are embedded at build time (play/web_files.h). Replies are JSON, but
-// for the page's files; bad requests (malformed JSON, wrong types, unknown values,
-// illegal moves) get status 400 with {"error": "..."} naming the problem, unknown paths
-// 404, wrong methods 405. The game is shared by every client: the game loop is
-// GameSession's, this class only translates requests and replies.
-// Thread safety: Handle() may be called from any number of threads at once; the API
-// calls of the game are serialised by one mutex (the page's files need none).
+// The web page's API (`othello-zero serve`), separate from HTTP so it can be tested.
+// README's "The web page's JSON API" documents every route and field; in short:
+//   GET  /, /index.html, /app.js, /style.css   the page (play/web/), embedded at build time
+//   GET  /api/state        the game: board, side to move, legal moves, the line of moves
+//                          (played and undone), the evaluation graph, clocks, result
+//   POST /api/new          a new game: size, start, mode (human-ai, ai-ai, human-human),
+//                          colour, level, clock (time + increment), or a set-up position
+//   POST /api/move         a person's move (the AI answers unless "reply": false)
+//   POST /api/step         one move of the AI (the page drives model-vs-model this way)
+//   POST /api/hints        evaluations of every legal move, with the best move's line
+//   POST /api/undo|redo    back / forward by turns; POST /api/goto: to any ply of the line
+//   POST /api/pause        stop (or let) the AI move: reviewing a game, watching paused
+//   POST /api/load         a transcript or GGF record; GET /api/game: both, for saving
+//   POST /api/analysis     analyse the game (or a pasted one) in the background;
+//   GET  /api/analysis     its progress and results; POST /api/analysis/cancel
+// Replies are JSON but for the page's files; bad requests (malformed JSON, wrong types,
+// unknown values, illegal moves, a move out of turn or out of time) get status 400 with
+// {"error": "..."} naming the problem, unknown paths 404, wrong methods 405. Work per
+// request is bounded: hints up to kMaxHintVisits playouts, an analysis up to
+// kMaxAnalysisVisits playouts per position with the solver up to kMaxExactEmpties
+// empties, one analysis at a time (a new one cancels the last).
+// The game is shared by every client: its loop is GameSession's; this class translates
+// requests and replies, keeps the clock, the graph's evaluations and the analysis job.
+//
+// Files: web_api.cpp (routing, requests, the state reply), web_api_game.cpp (the game
+// routes), web_api_analysis.cpp (the analysis job and the graph).
+// Threads: the analysis runs on a thread of its own (one at most), started by POST
+// /api/analysis and joined when it is cancelled, replaced or the WebApi destroyed.
+// Thread safety: Handle() may be called from any number of threads at once; the game
+// routes are serialised by mutex_, the analysis's state by analysis_mutex_ (so its
+// progress is answered while the AI thinks).
 // Lifetime: the evaluator must outlive the WebApi.
+#include <atomic>
+#include <map>
+#include <memory>
 #include <mutex>
+#include <optional>
 #include <string>
+#include <thread>
 
 #include "mcts/evaluator.h"
+#include "play/chess_clock.h"
+#include "play/game_analysis.h"
 #include "play/game_session.h"
 
 namespace othello::play {
@@ -35,36 +52,87 @@ struct HttpReply {
   std::string body;
 };
 
+// Bounds on the work one request may ask for.
+inline constexpr int kMaxHintVisits = 5000;
+inline constexpr int kMaxAnalysisVisits = 2000;
+inline constexpr int kMaxExactEmpties = 16;
+inline constexpr double kMaxClockSeconds = 3 * 3600;
+
 class WebApi {
  public:
   // `rules`: the default game; `level`: the default strength; `trained`: the model's
-  // rules, when the evaluator has a model (games of other sizes are refused).
+  // rules, when the evaluator has a model (games of other sizes are refused). `now`:
+  // the clocks' time source (tests pass their own).
   WebApi(mcts::Evaluator& evaluator, const core::Rules& rules, int level, std::uint64_t seed,
-         std::optional<core::Rules> trained = std::nullopt);
+         std::optional<core::Rules> trained = std::nullopt,
+         ChessClock::Now now = ChessClock::SteadySeconds);
+  ~WebApi();
   HttpReply Handle(const std::string& method, const std::string& path, const std::string& body);
 
- private:
+  enum class Mode { kHumanAi, kAiAi, kHumanHuman };
   struct Request;  // a request's JSON body (web_api.cpp)
-  struct Route;    // a path, its method and its handler (web_api.cpp)
-  static const Route* FindRoute(const std::string& path);
 
-  // One method per route of the API, called under mutex_; bad requests throw
+ private:
+  struct Route;    // a path, its method, its handler and its lock (web_api.cpp)
+  // The route of `path` and `method`; nullptr with the methods `path` takes in `allowed`.
+  static const Route* FindRoute(const std::string& path, const std::string& method,
+                                std::string* allowed);
+
+  // ---- web_api_game.cpp: the game routes, called under mutex_; bad requests throw
   // (answered with 400 by Handle()).
   HttpReply GetState(const Request& request);
   HttpReply NewGame(const Request& request);
   HttpReply Move(const Request& request);
+  HttpReply Step(const Request& request);
   HttpReply Hints(const Request& request);
   HttpReply Undo(const Request& request);
   HttpReply Redo(const Request& request);
+  HttpReply GoTo(const Request& request);
+  HttpReply Pause(const Request& request);
+  HttpReply Load(const Request& request);
+  HttpReply GetGame(const Request& request);
 
-  HttpReply StateReply() const;  // the state of the game, for GET /api/state and replies
-  void PlayAiTurns();            // the AI's turns (GameSession's), noted for the page
+  void LoadGame(const std::string& text);  // a transcript or GGF record as the game
+  void PlayAiPly();       // one move of the AI's (within its clock), then forced passes
+  void AfterPly();        // forced passes, the clock of the side to move, notes
+  bool AiToMove();        // the AI is to move and may (not paused, not out of time)
+  std::optional<core::Color> OutOfTime();  // the side whose clock ran out, if any
+  bool Over();            // the game is over, on the board or on time
+  void RefuseWhileTimed(const char* what);  // undo and review are off during a timed game
+  std::optional<std::string> Result();
+  HttpReply StateReply();  // the state of the game, for GET /api/state and replies
 
-  std::mutex mutex_;        // guards everything below
+  // ---- web_api_analysis.cpp: the analysis job (its routes take analysis_mutex_ only)
+  // and the game graph (under mutex_).
+  HttpReply StartAnalysis(const Request& request);  // under mutex_ (it may load a game)
+  HttpReply GetAnalysis(const Request& request);
+  HttpReply CancelAnalysis(const Request& request);
+  void StopAnalysis();                  // stops and joins the job, if one runs
+  std::string AnalysisJson();           // the job's progress and results (JSON text)
+  std::string GraphJson();              // evaluations after every ply of the line
+
+  mcts::Evaluator& evaluator_;
+  ChessClock::Now now_;
+
+  std::mutex mutex_;        // guards everything below up to analysis_mutex_
   GameSession session_;
   int level_;
+  Mode mode_ = Mode::kHumanAi;
+  bool paused_ = false;     // the AI does not move (reviewing, or watching paused)
+  std::optional<ChessClock> clock_;  // a timed game's
   std::string ai_note_;     // the AI's last move and evaluation, for the page
   std::string pass_note_;   // who passed last
+  std::map<std::uint64_t, PositionValue> graph_;  // evaluations by position hash
+
+  std::mutex job_mutex_;    // serialises starting and stopping the job (taken first)
+  std::thread job_;
+  std::atomic<bool> job_stop_{false};
+  std::mutex analysis_mutex_;  // guards the job's results below
+  core::Game job_game_;        // the game analysed
+  AnalysisOptions job_options_;
+  GameAnalysis job_result_;
+  std::string job_state_ = "none";  // none, running, done, cancelled, failed
+  std::string job_error_;
 };
 
 }  // namespace othello::play
