@@ -18,7 +18,8 @@ import threading
 import time
 
 ENDPOINTS = ["/", "/index.html", "/api/state", "/api/new", "/api/move", "/api/hints",
-             "/api/undo", "/api/redo", "/api/nowhere", "/x"]
+             "/api/undo", "/api/redo", "/api/step", "/api/goto", "/api/pause", "/api/load",
+             "/api/game", "/api/analysis", "/api/analysis/cancel", "/api/nowhere", "/x"]
 METHODS = ["GET", "POST", "PUT", "DELETE", "PATCH", "OPTIONS"]
 ALLOWED = {200, 400, 404, 405, 413, 414, 431}
 
@@ -90,9 +91,11 @@ class Fuzz:
         r = self.rng.random()
         if depth > 3 or r < 0.3:
             return self.rng.choice([None, True, 1, -1, 10**30, 1.5e308, "f5", "pass", "x" * 100,
-                                    "\u00e9", "", 8, 6, 10, 7, "white", "reversi", "handicap"])
+                                    "\u00e9", "", 8, 6, 10, 7, "white", "reversi", "handicap", "ai-ai",
+                                    "human-human", "f5d6c3", "(;GM[Othello]BO[8 x];)", 0.25])
         if r < 0.6:
-            keys = ["move", "size", "start", "color", "level", "junk"]
+            keys = ["move", "size", "start", "color", "level", "mode", "time", "increment", "board",
+                    "to_move", "ply", "paused", "game", "visits", "exact_empties", "reply", "junk"]
             return {self.rng.choice(keys): self.random_json(depth + 1) for _ in range(self.rng.randint(0, 4))}
         return [self.random_json(depth + 1) for _ in range(self.rng.randint(0, 4))]
 
