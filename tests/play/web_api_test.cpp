@@ -228,6 +228,24 @@ TEST_F(WebApiTest, TheModelIsChargedItsSearchTimeAndLosesOnTimeAgainstAPerson) {
   EXPECT_NE(Refused("/api/new", R"({"increment": 2})").find("needs a time"), std::string::npos);
 }
 
+TEST(WebApi, TenByTenGamesWithoutAModelOfOneSize) {
+  mcts::UniformEvaluator evaluator;
+  core::Rules rules;
+  rules.size = 10;
+  WebApi api(evaluator, rules, /*level=*/2, /*seed=*/1);
+  json s = json::parse(api.Handle("POST", "/api/new", R"({"mode": "human-human", "size": 10})").body);
+  EXPECT_EQ(s["sizes"], json::array({6, 8, 10}));
+  EXPECT_EQ(s["board"].get<std::string>().size(), 100u);
+  EXPECT_EQ(s["legal"], json::array({"e4", "d5", "g6", "f7"}));
+  s = json::parse(api.Handle("POST", "/api/move", R"({"move": "g6"})").body);
+  EXPECT_EQ(s["moves"], json::array({"g6"}));
+  EXPECT_EQ(s["graph"].size(), 1u);
+  const json hints = json::parse(api.Handle("POST", "/api/hints", R"({"visits": 20})").body);
+  EXPECT_EQ(hints["hints"].size(), 3u);
+  s = json::parse(api.Handle("POST", "/api/new", R"({"mode": "human-human", "size": 6})").body);
+  EXPECT_EQ(s["size"], 6);
+}
+
 TEST(ChessClock, BanksIncrementsAndTheFlag) {
   double now = 0;
   ChessClock clock(TimeControl{60, 1}, [&] { return now; });
