@@ -117,6 +117,17 @@ bool GameSession::GoTo(std::size_t ply) {
   return true;
 }
 
+bool GameSession::SkipForcedPass() {
+  if (!game_.position().MustPass()) return false;
+  if (!redo_.empty() && redo_.back() == core::kPass) {
+    redo_.pop_back();
+  } else {
+    redo_.clear();  // (a line goes on from a forced pass only with the pass)
+  }
+  game_.Play(core::kPass);
+  return true;
+}
+
 core::Square GameSession::SampleMove(const mcts::SearchResult& result) {
   // Weights (visits + prior * playouts)^(1/T): with few playouts, mostly the policy.
   const double total = std::max<double>(1, result.playouts);

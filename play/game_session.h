@@ -90,6 +90,9 @@ class GameSession {
   // Undoes or redoes along the line to `ply` plies (to the nearest ply a forced pass
   // lets it reach); false when `ply` is beyond the line.
   bool GoTo(std::size_t ply);
+  // Where the side to move must pass (as Undo() and GoTo() may leave it), plays the
+  // pass: the line's own when it continues, keeping the rest of the line. True if so.
+  bool SkipForcedPass();
 
   // The AI's analysis of the current position (not finished, with a legal move);
   // `extra_seconds` > 0 caps the time (a clock's budget).

@@ -95,6 +95,7 @@ class WebApi {
   void LoadGame(const std::string& text);  // a transcript or GGF record as the game
   void PlayAiPly();       // one move of the AI's (within its clock), then forced passes
   void AfterPly();        // forced passes, the clock of the side to move, notes
+  void AfterNavigation(); // after undo, redo, goto and load: notes, a forced pass
   bool AiToMove();        // the AI is to move and may (not paused, not out of time)
   std::optional<core::Color> OutOfTime();  // the side whose clock ran out, if any
   bool Over();            // the game is over, on the board or on time

@@ -122,6 +122,15 @@ void WebApi::AfterPly() {
   }
 }
 
+void WebApi::AfterNavigation() {
+  ai_note_.clear();
+  pass_note_.clear();
+  if (session_.SkipForcedPass()) {
+    pass_note_ = std::string(core::ColorName(core::Other(session_.game().position().side_to_move()))) +
+                 " has no move and passes";
+  }
+}
+
 void WebApi::PlayAiPly() {
   const core::Color side = session_.game().position().side_to_move();
   const double budget = clock_ ? std::max(0.001, clock_->ForMove(side).Budget(session_.game().position())) : 0;
@@ -143,6 +152,7 @@ HttpReply WebApi::NewGame(const Request& request) {
   const core::Color human = ColorField(body, "color", "black");
   const int level = web::IntField(body, "level", level_, 1, 10);
   const std::optional<TimeControl> control = ClockField(body);
+  const bool wait = web::BoolField(body, "wait", false);
   std::optional<core::Error> error;
   if (body.contains("board")) {
     core::GgfRecord record;
@@ -167,7 +177,7 @@ HttpReply WebApi::NewGame(const Request& request) {
   if (control) clock_.emplace(*control, now_);
   AfterPly();
   // Against a person the AI answers at once (the page may also let it move by /api/step).
-  if (mode == Mode::kHumanAi && !web::BoolField(body, "wait", false)) {
+  if (mode == Mode::kHumanAi && !wait) {
     while (AiToMove()) PlayAiPly();
   }
   return StateReply();
@@ -176,6 +186,7 @@ HttpReply WebApi::NewGame(const Request& request) {
 HttpReply WebApi::Move(const Request& request) {
   if (!request.body.contains("move")) throw BadRequest{"field 'move' is missing"};
   const std::string text = web::StringField(request.body, "move", "");
+  const bool reply = web::BoolField(request.body, "reply", true);
   if (auto loser = OutOfTime()) throw BadRequest{std::string(core::ColorName(*loser)) + " ran out of time"};
   if (auto refused = session_.HumanCannotMove()) throw BadRequest{refused->message};
   auto move = core::ParseSquare(text, session_.rules().size);
@@ -188,7 +199,7 @@ HttpReply WebApi::Move(const Request& request) {
   pass_note_.clear();
   paused_ = false;
   AfterPly();
-  if (web::BoolField(request.body, "reply", true)) {
+  if (reply) {
     while (AiToMove()) PlayAiPly();
   }
   return StateReply();
@@ -222,8 +233,7 @@ HttpReply WebApi::Hints(const Request& request) {
 HttpReply WebApi::Undo(const Request&) {
   RefuseWhileTimed("undo");
   if (!session_.UndoToHumanTurn()) throw BadRequest{"nothing to undo"};
-  ai_note_.clear();
-  pass_note_.clear();
+  AfterNavigation();
   paused_ = mode_ == Mode::kAiAi;  // watching: stop there
   if (mode_ == Mode::kHumanAi) {
     while (AiToMove()) PlayAiPly();  // when the person's earlier turn is not reachable
@@ -234,6 +244,7 @@ HttpReply WebApi::Undo(const Request&) {
 HttpReply WebApi::Redo(const Request&) {
   RefuseWhileTimed("redo");
   if (!session_.RedoToHumanTurn()) throw BadRequest{"nothing to redo"};
+  AfterNavigation();
   paused_ = session_.can_redo() || mode_ == Mode::kAiAi;
   return StateReply();
 }
@@ -244,8 +255,7 @@ HttpReply WebApi::GoTo(const Request& request) {
   const int line = static_cast<int>(session_.Line().size());
   const int ply = web::IntField(request.body, "ply", 0, 0, line);
   session_.GoTo(static_cast<std::size_t>(ply));
-  ai_note_.clear();
-  pass_note_.clear();
+  AfterNavigation();
   // Back along the line the model waits; at its end play goes on (the model still
   // waits where it was already stopped and is to move, as in a loaded game).
   paused_ = session_.can_redo() || (paused_ && session_.IsAiTurn());
@@ -276,8 +286,7 @@ void WebApi::LoadGame(const std::string& text) {
   }
   if (auto error = session_.SetGame(record)) throw BadRequest{error->message};
   clock_.reset();
-  ai_note_.clear();
-  pass_note_.clear();
+  AfterNavigation();
   paused_ = true;  // a loaded game is for review: the AI moves only when asked
 }
 

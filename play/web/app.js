@@ -377,7 +377,9 @@ function pollAnalysis() {
       $("error").textContent = e.message;
       return;
     }
-    render();
+    renderAnalysis();  // the board is left alone: it may be in use
+    renderMoves();
+    renderGraph();
     pollAnalysis();
   }, 300);
 }

@@ -140,6 +140,25 @@ TEST_F(WebApiTest, GoingAlongTheLineAndContinuingFromAnEarlierPosition) {
   EXPECT_FALSE(s["can_redo"]);
 }
 
+TEST_F(WebApiTest, ForcedPassesArePlayedAlsoAfterGoingBack) {
+  // Black has no move; white's b1 (flanking c1-g1 against h1) ends the game.
+  const std::string board = "O-XXXXXO" + std::string(56, 'X');
+  json s = Post("/api/new", {{"mode", "human-human"}, {"board", board}, {"to_move", "black"}});
+  EXPECT_EQ(s["moves"], json::array({"pass"}));
+  EXPECT_EQ(s["pass"], "black has no move and passes");
+  EXPECT_EQ(s["legal"], json::array({"b1"}));
+  s = Post("/api/move", {{"move", "b1"}});
+  EXPECT_TRUE(s["over"]);
+  for (const char* route : {"/api/undo", "/api/goto"}) {
+    s = Post(route, {{"ply", 0}});
+    EXPECT_EQ(s["moves"], json::array({"pass"})) << route;  // never stuck where one must pass
+    EXPECT_EQ(s["legal"], json::array({"b1"})) << route;
+    EXPECT_EQ(s["line"], json::array({"pass", "b1"})) << route;
+  }
+  s = Post("/api/redo");
+  EXPECT_TRUE(s["over"]);
+}
+
 TEST_F(WebApiTest, ASetUpPositionIsPlayedFromAndSavedAsGgf) {
   // The standard centre and a corner chance for black at h8, set up by hand. (While a
   // centre square is empty the position is in the reversi placement phase.)
@@ -244,6 +263,37 @@ TEST(WebApi, TenByTenGamesWithoutAModelOfOneSize) {
   EXPECT_EQ(hints["hints"].size(), 3u);
   s = json::parse(api.Handle("POST", "/api/new", R"({"mode": "human-human", "size": 6})").body);
   EXPECT_EQ(s["size"], 6);
+}
+
+// A network's cost without a network: the uniform evaluator, 2 ms a batch.
+class SlowEvaluator : public mcts::UniformEvaluator {
+ public:
+  void Submit(mcts::EvalBatch& batch) override {
+    std::this_thread::sleep_for(std::chrono::milliseconds(2));
+    UniformEvaluator::Submit(batch);
+  }
+};
+
+// With a bank far smaller than its level's playouts need (1,024 playouts a move, at 2 ms
+// for 8 leaves: about 0.25 s), the model spends a share of its bank a move and finishes
+// the game on the clock, with a real time source.
+TEST(WebApi, TheModelSpendsItsBankSoThatItLasts) {
+  SlowEvaluator evaluator;
+  core::Rules rules;
+  rules.size = 6;
+  WebApi api(evaluator, rules, /*level=*/10, /*seed=*/1);
+  json s = json::parse(api.Handle("POST", "/api/new", R"({"mode": "ai-ai", "time": 1.5, "increment": 0})").body);
+  double least_left = 1.5;
+  while (!s["over"]) {
+    const HttpReply reply = api.Handle("POST", "/api/step", "");
+    ASSERT_EQ(reply.status, 200) << reply.body;
+    s = json::parse(reply.body);
+    for (const char* side : {"black", "white"}) least_left = std::min(least_left, s["clock"][side].get<double>());
+  }
+  EXPECT_EQ(s["clock"]["flagged"], nullptr) << s.dump();
+  EXPECT_EQ(s["result"].get<std::string>().find("time"), std::string::npos) << s["result"];
+  EXPECT_GT(least_left, 0.0);
+  EXPECT_LT(least_left, 1.2);  // and it used its time
 }
 
 TEST(ChessClock, BanksIncrementsAndTheFlag) {
