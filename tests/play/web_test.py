@@ -183,7 +183,10 @@ class Page:
         self.select("#clock", text=clock)
         if speed:
             self.select("#speed", text=speed)
+        asked = self.d.execute_script("return requestSeq")
         self.click("#new")
+        # The new game's reply is on the page (not the last game's, still shown before).
+        self.wait.until(lambda d: d.execute_script("return appliedSeq > arguments[0]", asked))
 
 
 def check_board_and_move(page):
