@@ -1,5 +1,6 @@
 #include "nn/mixed_precision.h"
 
+#include <ATen/Context.h>
 #include <ATen/autocast_mode.h>
 #include <torch/version.h>
 
@@ -88,6 +89,17 @@ AutocastGuard::~AutocastGuard() {
   if (!active_) return;
   if (at::autocast::decrement_nesting() == 0) at::autocast::clear_cache();
   SetAutocast(cuda_, was_enabled_, was_dtype_);
+}
+
+CpuBf16Guard::CpuBf16Guard(const torch::Device& device, torch::ScalarType dtype)
+    : active_(TORCH_VERSION_MAJOR >= 2 && !device.is_cuda() && dtype == torch::kBFloat16) {
+  if (!active_) return;
+  was_enabled_ = at::globalContext().userEnabledMkldnn();
+  at::globalContext().setUserEnabledMkldnn(false);
+}
+
+CpuBf16Guard::~CpuBf16Guard() {
+  if (active_) at::globalContext().setUserEnabledMkldnn(was_enabled_);
 }
 
 torch::Tensor ClipGradNorm(const std::vector<torch::Tensor>& parameters, double max_norm) {

@@ -143,6 +143,7 @@ nn::LossTerms Trainer::Step(const std::vector<Sample>& samples) {
   net_->train();
   optimizer_->zero_grad();
   nn::NetOutput output;
+  nn::CpuBf16Guard cpu_bf16(device_, precision_);
   {
     nn::AutocastGuard autocast(device_, precision_);
     output = net_->forward(batch.input);
