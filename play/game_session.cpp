@@ -108,6 +108,12 @@ std::vector<core::Square> GameSession::Line() const {
   return line;
 }
 
+core::Game GameSession::LineGame() const {
+  core::Game game(game_.rules(), game_.start());
+  for (core::Square sq : Line()) game.Play(sq);
+  return game;
+}
+
 bool GameSession::GoTo(std::size_t ply) {
   if (ply > game_.moves().size() + redo_.size()) return false;
   while (game_.moves().size() > ply && Undo()) {

@@ -87,6 +87,8 @@ class GameSession {
   bool Redo();
   // The line: the plies played, then those undone (what Redo() would replay).
   std::vector<core::Square> Line() const;
+  // The whole line as a game (its start and every ply of Line()).
+  core::Game LineGame() const;
   // Undoes or redoes along the line to `ply` plies (to the nearest ply a forced pass
   // lets it reach); false when `ply` is beyond the line.
   bool GoTo(std::size_t ply);

@@ -95,8 +95,7 @@ HttpReply WebApi::StartAnalysis(const Request& request) {
   options.exact_empties =
       web::IntField(request.body, "exact_empties", options.exact_empties, 0, kMaxExactEmpties);
   if (request.body.contains("game")) LoadGame(web::StringField(request.body, "game", ""));
-  core::Game game(session_.rules(), session_.game().start());
-  for (core::Square sq : session_.Line()) game.Play(sq);
+  const core::Game game = session_.LineGame();
   if (game.moves().empty()) throw BadRequest{"there is no move to analyse"};
 
   std::lock_guard<std::mutex> job_lock(job_mutex_);

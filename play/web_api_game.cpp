@@ -125,10 +125,8 @@ void WebApi::AfterPly() {
 void WebApi::AfterNavigation() {
   ai_note_.clear();
   pass_note_.clear();
-  if (session_.SkipForcedPass()) {
-    pass_note_ = std::string(core::ColorName(core::Other(session_.game().position().side_to_move()))) +
-                 " has no move and passes";
-  }
+  const core::Color mover = session_.game().position().side_to_move();
+  if (session_.SkipForcedPass()) pass_note_ = AutoPly{mover, /*pass=*/true, {}}.PassNote();
 }
 
 void WebApi::PlayAiPly() {
@@ -165,7 +163,6 @@ HttpReply WebApi::NewGame(const Request& request) {
   }
   if (error) throw BadRequest{error->message};
   mode_ = mode;
-  if (mode == Mode::kHumanAi) session_.set_human(human);
   session_.set_players(mode == Mode::kAiAi || (mode == Mode::kHumanAi && human == core::Color::kWhite),
                        mode == Mode::kAiAi || (mode == Mode::kHumanAi && human == core::Color::kBlack));
   level_ = level;
@@ -297,8 +294,7 @@ HttpReply WebApi::Load(const Request& request) {
 }
 
 HttpReply WebApi::GetGame(const Request&) {
-  core::Game game(session_.rules(), session_.game().start());
-  for (core::Square sq : session_.Line()) game.Play(sq);
+  const core::Game game = session_.LineGame();
   core::GgfRecord record = core::GgfRecord::FromGame(game);
   const auto name = [&](core::Color c) {
     return session_.IsAi(c) ? "othello-zero level " + std::to_string(level_) : std::string("human");
@@ -307,9 +303,7 @@ HttpReply WebApi::GetGame(const Request&) {
   record.white_name = name(core::Color::kWhite);
   if (clock_) record.time_control = clock_->control().ToString();
   const int size = session_.rules().size;
-  const bool standard = game.start().player() == core::Position::Standard(size).player() &&
-                        game.start().opponent() == core::Position::Standard(size).opponent() &&
-                        game.start().side_to_move() == core::Color::kBlack;
+  const bool standard = game.start() == core::Position::Standard(size);
   return web::JsonReply(json{{"transcript", core::FormatTranscript(game.moves(), size)},
                              {"transcript_complete", standard},
                              {"ggf", core::WriteGgf(record)}});
