@@ -22,6 +22,7 @@ struct SolveOptions {
   bool anti = false;
   bool disc_count = false;
   std::size_t hash_mb = 64;
+  int threads = 1;
   std::uint64_t max_nodes = 0;
   double max_seconds = 0;
 };
@@ -71,6 +72,7 @@ void RunSolve(const SolveOptions& opt) {
   rules.anti = opt.anti;
   rules.empties_to_winner = !opt.disc_count;
   core::Solver solver(opt.hash_mb);
+  solver.SetThreads(opt.threads);
   const core::SolveLimits limits{opt.max_nodes, opt.max_seconds, nullptr};
 
   std::printf("%-6s %-7s %4s %-6s %7s %14s %9s %12s\n", "line", "empties", "move", "score",
@@ -123,6 +125,10 @@ void RegisterSolve(CLI::App& app) {
                 "Plain disc count (empty squares are not given to the winner)");
   cmd->add_option("--hash-mb", opt->hash_mb, "Transposition table size in MiB")
       ->check(CLI::Range(1, 1 << 16))
+      ->capture_default_str();
+  cmd->add_option("--threads", opt->threads,
+                  "Threads solving each position together (positions of 16+ empties)")
+      ->check(CLI::Range(1, 256))
       ->capture_default_str();
   cmd->add_option("--max-nodes", opt->max_nodes, "Stop a position after this many nodes (0: no limit)");
   cmd->add_option("--max-seconds", opt->max_seconds, "Stop a position after this long (0: no limit)")

@@ -1,26 +1,25 @@
 #include "core/perft.h"
 
-#include "core/geometry.h"
+#include "core/layout.h"
 
 namespace othello::core {
 namespace {
 
-template <int N>
-std::uint64_t PerftBits(typename Geometry<N>::Bits player, typename Geometry<N>::Bits opponent,
-                        int depth) {
-  using G = Geometry<N>;
-  using Bits = typename G::Bits;
+template <class L>
+std::uint64_t PerftBits(typename L::Bits player, typename L::Bits opponent, int depth) {
+  using G = L;
+  using Bits = typename L::Bits;
   const Bits moves = G::Moves(player, opponent);
   if (depth == 1) return moves ? PopCount(moves) : 1;
   if (!moves) {
     if (!G::Moves(opponent, player)) return 1;  // game over: one leaf
-    return PerftBits<N>(opponent, player, depth - 1);
+    return PerftBits<L>(opponent, player, depth - 1);
   }
   std::uint64_t leaves = 0;
   for (Bits rest = moves; rest; rest &= rest - 1) {
     const Square sq = LowestSquare(rest);
     const Bits flipped = G::Flips(sq, player, opponent);
-    leaves += PerftBits<N>(opponent ^ flipped, player ^ flipped ^ (Bits{1} << sq), depth - 1);
+    leaves += PerftBits<L>(opponent ^ flipped, player ^ flipped ^ (Bits{1} << sq), depth - 1);
   }
   return leaves;
 }
@@ -35,10 +34,9 @@ std::uint64_t Perft(const Position& position, int depth) {
     ForEachSquare(moves, [&](Square sq) { leaves += Perft(position.Play(sq), depth - 1); });
     return leaves;
   }
-  return DispatchSize(position.size(), [&](auto n) -> std::uint64_t {
-    using Bits = typename Geometry<decltype(n)::value>::Bits;
-    return PerftBits<decltype(n)::value>(static_cast<Bits>(position.player()),
-                                         static_cast<Bits>(position.opponent()), depth);
+  return DispatchLayout(position.size(), [&](auto layout) -> std::uint64_t {
+    using L = decltype(layout);
+    return PerftBits<L>(L::FromBoard(position.player()), L::FromBoard(position.opponent()), depth);
   });
 }
 

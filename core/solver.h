@@ -2,21 +2,27 @@
 // Exact endgame solver: the final disc difference under perfect play for both sides,
 // and a move that achieves it; or, faster, only win/draw/loss.
 //
-// Algorithm (solver_search.h): MTD(f) at the root (Plaat et al. 1996: null-window
-// searches closing in on the score), principal-variation search over negamax
-// alpha-beta, a transposition table of score bounds with enhanced transposition
-// cutoffs, fastest-first move ordering (fewest replies for the opponent, corner
-// replies counted twice; the hash move first), quadrant parity ordering, a stability
-// cutoff, and dedicated code for the last five empties (no move generation, no
-// table). Edax (abulmo/edax-reversi) documents the classic engineering of such solvers.
+// Algorithm (solver_search.h, solver_nodes.h): MTD(f) at the root (Plaat et al. 1996:
+// null-window searches closing in on the score), principal-variation search over
+// negamax alpha-beta, a two-slot lockless transposition table of score bounds
+// (solver_table.h) with enhanced transposition cutoffs, fastest-first move ordering
+// (fewest replies for the opponent, corner replies counted twice, the opponent's
+// potential mobility; the hash move first), stability cutoffs, and dedicated code for
+// the last six empties (no move generation or table; quadrant parity and square-class
+// ordering; the last two empties written out). Every board size runs on the tuned 8x8
+// move generator or a guarded 10x10 layout (layout.h). Edax (abulmo/edax-reversi)
+// documents the classic engineering of such solvers.
 //
 // Scores are final margins from the side to move's point of view under the rules'
 // scoring: empty squares go to the winner under the tournament rule, and anti-Othello
 // inverts the goal (so a positive score is always good for the side to move).
 //
+// With SetThreads(n > 1), one position is solved by n threads sharing the table
+// (young brothers wait, solver_parallel.h): the same exact score, found sooner.
+//
 // Thread safety: a Solver is used by one thread at a time (it owns its transposition
-// table); several Solvers may run at once. SolveExact() uses one Solver per calling
-// thread, so it may be called from several threads at once.
+// table); several Solvers may run at once. SolveExact() uses one single-threaded
+// Solver per calling thread, so it may be called from several threads at once.
 #include <atomic>
 #include <cstdint>
 #include <memory>
@@ -67,6 +73,9 @@ class Solver {
                        const SolveLimits& limits = {});
   // Forgets every stored result (the table is also safe to keep between positions).
   void Clear();
+  // Solves each position of at least 16 empties with `threads` threads (the calling one
+  // and threads - 1 helpers started per search); default 1. Exact either way.
+  void SetThreads(int threads);
 
  private:
   struct Impl;

@@ -8,6 +8,7 @@
 
 #include "core/board8.h"
 #include "core/hash.h"
+#include "core/layout.h"
 #include "core/perft.h"
 #include "core/notation.h"
 #include "core/rules.h"
@@ -70,6 +71,55 @@ void BM_Flips8(benchmark::State& state) {
   }
 }
 BENCHMARK(BM_Flips8);
+
+// The layouts of the other sizes (core/layout.h): moves and flips per call.
+template <int N>
+void BM_LayoutMoves(benchmark::State& state) {
+  using L = Layout<N>;
+  Rules rules;
+  rules.size = N;
+  rules.start = StartKind::kRandom;
+  std::vector<std::pair<typename L::Bits, typename L::Bits>> boards;
+  for (int i = 0; i < 1024; ++i) {
+    rules.random_moves = 4 + i % (N * N - 14);
+    const Position p = StartPosition(rules, static_cast<std::uint64_t>(i));
+    boards.emplace_back(L::FromBoard(p.player()), L::FromBoard(p.opponent()));
+  }
+  std::size_t i = 0;
+  for (auto _ : state) {
+    const auto& [player, opponent] = boards[i++ & 1023];
+    benchmark::DoNotOptimize(L::Moves(player, opponent));
+  }
+}
+BENCHMARK(BM_LayoutMoves<6>);
+BENCHMARK(BM_LayoutMoves<10>);
+
+template <int N>
+void BM_LayoutFlips(benchmark::State& state) {
+  using L = Layout<N>;
+  Rules rules;
+  rules.size = N;
+  rules.start = StartKind::kRandom;
+  struct Case {
+    Square sq;
+    typename L::Bits player, opponent;
+  };
+  std::vector<Case> cases;
+  for (int i = 0; i < 1024; ++i) {
+    rules.random_moves = 4 + i % (N * N - 14);
+    const Position p = StartPosition(rules, static_cast<std::uint64_t>(i));
+    ForEachSquare(p.LegalMoves(), [&](Square sq) {
+      cases.push_back({L::Index(sq / N, sq % N), L::FromBoard(p.player()), L::FromBoard(p.opponent())});
+    });
+  }
+  std::size_t i = 0;
+  for (auto _ : state) {
+    const Case& c = cases[i++ % cases.size()];
+    benchmark::DoNotOptimize(L::Flips(c.sq, c.player, c.opponent));
+  }
+}
+BENCHMARK(BM_LayoutFlips<6>);
+BENCHMARK(BM_LayoutFlips<10>);
 
 void BM_Transform8(benchmark::State& state) {
   Rng rng(1);

@@ -10,6 +10,7 @@
 
 #include "core/geometry.h"
 #include "core/hash.h"
+#include "core/layout.h"
 #include "core/notation.h"
 #include "core/rules.h"
 #include "tests/core/convert.h"
@@ -89,6 +90,7 @@ template <int N>
 void CheckRandomBoards(Rng& rng, int count) {
   using G = Geometry<N>;
   using Bits = typename G::Bits;
+  using L = Layout<N>;  // the solver's and perft's embedded layout
   for (int i = 0; i < count; ++i) {
     // Random discs at a random density, so that sparse, dense and lopsided boards occur.
     const std::uint32_t density = 1 + rng.Below(15);
@@ -106,8 +108,17 @@ void CheckRandomBoards(Rng& rng, int count) {
       if (!flips.empty()) expected_moves.push_back(sq);
       ASSERT_EQ(Squares(G::Flips(sq, player, opponent)), flips)
           << FormatBoardString(pos) << " at " << SquareName(sq, N);
+      const Square internal = L::Index(sq / N, sq % N);
+      ASSERT_EQ(L::ToBoardSquare(internal), sq);
+      ASSERT_EQ(Squares(L::ToBoard(L::Flips(internal, L::FromBoard(player), L::FromBoard(opponent)))),
+                flips)
+          << FormatBoardString(pos) << " at " << SquareName(sq, N) << " (layout)";
     }
     ASSERT_EQ(Squares(G::Moves(player, opponent)), expected_moves) << FormatBoardString(pos);
+    ASSERT_EQ(Squares(L::ToBoard(L::Moves(L::FromBoard(player), L::FromBoard(opponent)))),
+              expected_moves)
+        << FormatBoardString(pos) << " (layout)";
+    ASSERT_EQ(L::ToBoard(L::FromBoard(player)), Bitboard{player});
   }
 }
 

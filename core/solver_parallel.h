@@ -1,0 +1,216 @@
+#pragma once
+// Internal to the solver: several threads solving one position, by "young brothers
+// wait" (Feldmann, Monien, Mysliwietz and Vornberger, 1990; the scheme of Edax's
+// parallel search): a null-window node with enough empties searches its eldest child
+// alone, and only when that child fails to cut off are the younger children shared
+// out. The node is then a split point: every idle helper thread takes the next child
+// of the newest open split point, and the owner takes children too until none is
+// left. It then waits for the helpers still inside, helping meanwhile only in split
+// points below its own (so it is free the moment they finish). A child that beats
+// alpha cuts the split point off: the threads still searching its other children see
+// the cut at their next limit check and unwind (Cancelled), storing nothing from
+// unfinished nodes. The threads share the lockless transposition table.
+//
+// Thread safety: open_ and each SplitPoint's `active` change under mutex_; a split
+// point's next child index and cutoff flag are atomics; best/best_square under the
+// split point's own mutex. A split point lives on its owner's stack and is removed
+// from open_ and has no worker left inside before the owner returns.
+#include <algorithm>
+#include <condition_variable>
+#include <mutex>
+#include <thread>
+#include <vector>
+
+#include "core/solver_search.h"
+
+namespace othello::core::solver_detail {
+
+template <class L>
+class Pool {
+ public:
+  using S = Search<L>;
+  using MoveList = typename S::MoveList;
+
+  // Starts `helpers` threads. `shared` (the limits' common state, also given to the
+  // owner's context) must outlive the pool.
+  Pool(Table& table, const Rules& rules, const SolveLimits& limits, SharedLimits& shared,
+       int helpers)
+      : table_(table), rules_(rules), limits_(limits), shared_(shared) {
+    for (int i = 0; i < helpers; ++i) threads_.emplace_back([this] { HelperLoop(); });
+  }
+  ~Pool() { Stop(); }
+
+  // Ends the helper threads (idempotent); helper_nodes() is final afterwards.
+  void Stop() {
+    {
+      std::lock_guard<std::mutex> lock(mutex_);
+      quit_ = true;
+    }
+    wake_.notify_all();
+    for (std::thread& t : threads_) t.join();
+    threads_.clear();
+  }
+  Pool(const Pool&) = delete;
+  Pool& operator=(const Pool&) = delete;
+
+  // Nodes searched by the helpers, once Stop() has returned.
+  std::uint64_t helper_nodes() const { return helper_nodes_; }
+
+  // Searches children 1.. of `list` (sorted, best first) of a null-window node with
+  // `n` empties on the owner's thread and the helpers; raises *best (and sets
+  // *best_square) with their scores. Returns when every child is searched or one beat
+  // alpha. Throws like a search (a limit, or Cancelled from above).
+  void Split(S& owner, MoveList& list, int alpha, int n, int* best, Square* best_square) {
+    SplitPoint sp;
+    sp.list = &list;
+    sp.alpha = alpha;
+    sp.n = n;
+    sp.best = *best;
+    sp.best_square = *best_square;
+    sp.parent = owner.context().split;
+    sp.next.store(1, std::memory_order_relaxed);
+    {
+      std::lock_guard<std::mutex> lock(mutex_);
+      open_.push_back(&sp);
+    }
+    wake_.notify_all();
+    Context& ctx = owner.context();
+    const SplitLink* outer = ctx.split;
+    ctx.split = &sp;
+    try {
+      Work(owner, sp);
+    } catch (...) {
+      ctx.split = outer;
+      sp.cutoff.store(true, std::memory_order_relaxed);  // send the helpers home
+      Close(owner, sp, /*help=*/false);
+      throw;
+    }
+    ctx.split = outer;
+    Close(owner, sp, /*help=*/true);
+    *best = sp.best;
+    *best_square = sp.best_square;
+  }
+
+ private:
+  struct SplitPoint : SplitLink {
+    MoveList* list = nullptr;
+    int alpha = 0;
+    int n = 0;
+    std::atomic<int> next{1};  // the next child to take
+    int active = 0;            // helpers inside; guarded by Pool::mutex_
+    std::mutex result_mutex;
+    int best = -kInf;           // guarded by result_mutex
+    Square best_square = -1;    // guarded by result_mutex
+
+    bool HasWork() const {
+      return !cutoff.load(std::memory_order_relaxed) &&
+             next.load(std::memory_order_relaxed) < list->count;
+    }
+    bool Below(const SplitPoint* ancestor) const {
+      for (const SplitLink* s = parent; s; s = s->parent) {
+        if (s == ancestor) return true;
+      }
+      return false;
+    }
+  };
+
+  // Takes children of sp until none is left or it is cut off. The caller has set its
+  // context's split to sp.
+  void Work(S& search, SplitPoint& sp) {
+    while (true) {
+      const int i = sp.next.fetch_add(1, std::memory_order_relaxed);
+      if (i >= sp.list->count || sp.cutoff.load(std::memory_order_relaxed)) return;
+      const typename S::Move& m = sp.list->moves[i];
+      int v;
+      try {
+        v = -search.Nws(m.player, m.opponent, -sp.alpha - 1, sp.n - 1);
+      } catch (const Cancelled&) {
+        if (!sp.cutoff.load(std::memory_order_relaxed)) throw;  // cut further up
+        return;  // this split point is cut: the child is not needed
+      }
+      std::lock_guard<std::mutex> lock(sp.result_mutex);
+      if (v > sp.best) {
+        sp.best = v;
+        sp.best_square = m.square;
+        if (v > sp.alpha) sp.cutoff.store(true, std::memory_order_relaxed);
+      }
+    }
+  }
+
+  // Removes sp from the open split points and waits until no helper is inside it,
+  // meanwhile (with `help`) working in open split points below it.
+  void Close(S& owner, SplitPoint& sp, bool help) {
+    std::unique_lock<std::mutex> lock(mutex_);
+    open_.erase(std::find(open_.begin(), open_.end(), &sp));
+    while (sp.active > 0) {
+      SplitPoint* below = nullptr;
+      if (help) {
+        for (SplitPoint* other : open_) {
+          if (other->HasWork() && other->Below(&sp)) below = other;
+        }
+      }
+      if (!below) {
+        done_.wait(lock);
+        continue;
+      }
+      ++below->active;
+      lock.unlock();
+      Join(owner, *below);
+      lock.lock();
+    }
+  }
+
+  // Works on another thread's split point as a helper; never throws.
+  void Join(S& search, SplitPoint& sp) {
+    Context& ctx = search.context();
+    const SplitLink* outer = ctx.split;
+    ctx.split = &sp;
+    try {
+      Work(search, sp);
+    } catch (const Cancelled&) {
+    } catch (const Aborted&) {  // a limit: recorded in shared_, every thread unwinds
+    }
+    ctx.split = outer;
+    {
+      std::lock_guard<std::mutex> lock(mutex_);
+      --sp.active;
+    }
+    done_.notify_all();
+  }
+
+  void HelperLoop() {
+    Context ctx(table_, rules_, limits_, &shared_);
+    S search(ctx, this);
+    std::unique_lock<std::mutex> lock(mutex_);
+    while (true) {
+      SplitPoint* sp = nullptr;
+      for (auto it = open_.rbegin(); it != open_.rend() && !sp; ++it) {
+        if ((*it)->HasWork()) sp = *it;
+      }
+      if (!sp) {
+        if (quit_) break;
+        wake_.wait(lock);
+        continue;
+      }
+      ++sp->active;
+      lock.unlock();
+      Join(search, *sp);
+      lock.lock();
+    }
+    helper_nodes_ += ctx.nodes;
+  }
+
+  Table& table_;
+  const Rules rules_;
+  const SolveLimits limits_;
+  SharedLimits& shared_;
+  std::vector<std::thread> threads_;
+  std::mutex mutex_;
+  std::condition_variable wake_;  // a split point opened, or quit_
+  std::condition_variable done_;  // a helper left a split point
+  std::vector<SplitPoint*> open_;  // guarded by mutex_
+  bool quit_ = false;              // guarded by mutex_
+  std::uint64_t helper_nodes_ = 0;  // guarded by mutex_
+};
+
+}  // namespace othello::core::solver_detail
