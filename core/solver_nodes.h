@@ -101,7 +101,10 @@ class Search {
   // Near the start of a game (the first kSymmetryPlies plies) children that are one
   // position up to a symmetry of the board score the same: only the first is kept.
   void DropSymmetricTwins(MoveList& list, int n) const {
-    if (n < kSquares - 4 - kSymmetryPlies || list.count < 2) return;
+    if (n >= kSquares - 4 - kSymmetryPlies && list.count > 1) DropTwins(list);
+  }
+  // Out of line: its buffer stays off the recursive nodes' stack frames.
+  __attribute__((noinline)) static void DropTwins(MoveList& list) {
     std::pair<Bitboard, Bitboard> canonical[kSquares];
     int kept = 0;
     for (int i = 0; i < list.count; ++i) {

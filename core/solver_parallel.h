@@ -60,7 +60,8 @@ class Pool {
   // `n` empties on the owner's thread and the helpers; raises *best (and sets
   // *best_square) with their scores. Returns when every child is searched or one beat
   // alpha. Throws like a search (a limit, or Cancelled from above).
-  void Split(S& owner, MoveList& list, int alpha, int n, int* best, Square* best_square) {
+  __attribute__((noinline)) void Split(S& owner, MoveList& list, int alpha, int n, int* best,
+                                       Square* best_square) {
     SplitPoint sp;
     sp.list = &list;
     sp.alpha = alpha;

@@ -32,7 +32,7 @@ void BM_Perft(benchmark::State& state) {
       benchmark::Counter(static_cast<double>(leaves), benchmark::Counter::kIsIterationInvariantRate);
 }
 BENCHMARK(BM_Perft)->Args({12, 8})->Args({10, 8})->Args({9, 6})->Args({6, 10})
-    ->Unit(benchmark::kMillisecond)->UseRealTime();
+    ->Args({12, 6})->Args({10, 10})->Unit(benchmark::kMillisecond)->UseRealTime();
 
 // Positions from random games, for the per-call benchmarks.
 std::vector<Position> SamplePositions() {
@@ -172,5 +172,55 @@ void BM_Solve14Empties(benchmark::State& state) {
   }
 }
 BENCHMARK(BM_Solve14Empties)->Unit(benchmark::kMicrosecond);
+
+// `count` random 8x8 positions with `empties` empty squares from random games.
+std::vector<Position> RandomEndgames(int empties, std::size_t count) {
+  Rules rules;
+  rules.start = StartKind::kRandom;
+  rules.random_moves = 60 - empties;
+  std::vector<Position> positions;
+  for (std::uint64_t seed = 0; positions.size() < count; ++seed) {
+    const Position pos = StartPosition(rules, seed);
+    if (pos.EmptyCount() == empties && pos.LegalMoves()) positions.push_back(pos);
+  }
+  return positions;
+}
+
+// Exact (arg 0) or win/draw/loss (arg 1) solves of 16 random 20-empty positions per
+// iteration, each with a fresh table.
+void BM_Solve20Empties(benchmark::State& state) {
+  const std::vector<Position> positions = RandomEndgames(20, 16);
+  const bool wld = state.range(0) == 1;
+  Solver solver(/*table_megabytes=*/64);
+  std::uint64_t nodes = 0;
+  for (auto _ : state) {
+    nodes = 0;
+    for (const Position& pos : positions) {
+      state.PauseTiming();
+      solver.Clear();
+      state.ResumeTiming();
+      const SolveResult r = wld ? solver.SolveWld(pos, Rules{}) : solver.Solve(pos, Rules{});
+      nodes += r.nodes;
+    }
+  }
+  state.counters["nodes"] = static_cast<double>(nodes);
+}
+BENCHMARK(BM_Solve20Empties)->Arg(0)->Arg(1)->Unit(benchmark::kMillisecond)->UseRealTime();
+
+// One 24-empty position solved by `threads` threads (solve --threads): wall time.
+void BM_SolveThreads(benchmark::State& state) {
+  const std::vector<Position> positions = RandomEndgames(24, 4);
+  Solver solver(/*table_megabytes=*/64);
+  solver.SetThreads(static_cast<int>(state.range(0)));
+  for (auto _ : state) {
+    for (const Position& pos : positions) {
+      state.PauseTiming();
+      solver.Clear();
+      state.ResumeTiming();
+      benchmark::DoNotOptimize(solver.Solve(pos, Rules{}).score);
+    }
+  }
+}
+BENCHMARK(BM_SolveThreads)->Arg(1)->Arg(2)->Unit(benchmark::kMillisecond)->UseRealTime();
 
 }  // namespace
