@@ -257,7 +257,8 @@ class Search {
     return -kInf;
   }
 
-  // The last few empties: no move generation and no table. At each node the empty
+  // The last few empties: no move generation, table or stability cutoff (they cost more
+  // than they save this close to the end). At each node the empty
   // squares of odd quadrants come first, each part by square class; a square is tried
   // only when it touches an opponent disc.
   int Shallow(Bits player, Bits opponent, int alpha, int beta, int n) {
@@ -272,10 +273,6 @@ class Search {
       return Last2(player, opponent, alpha, beta, a, LowestSquare(empties & (empties - 1)));
     }
     ctx_.Tick();
-    if (n >= kShallowStabilityEmpties && !passed) {
-      const int bound = StabilityCutoff(player, opponent, alpha);
-      if (bound != kInf) return bound;
-    }
     int best = -kInf;
     const Bits odd = M::OddQuadrants(empties);
     for (const Bits part : {empties & odd, empties & ~odd}) {

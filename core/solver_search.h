@@ -8,9 +8,9 @@
 //   Pvs      principal-variation nodes with a full window, table and move ordering;
 //   Nws      null-window nodes (is the score > alpha?): table, enhanced transposition
 //            cutoff, stability cutoff, move ordering (solver_order.h);
-//   Shallow  n <= kShallowEmpties: no move generation or table; the empty squares are
-//            listed once, odd quadrants first and good squares before bad ones, and a
-//            square is tried only when it touches an opponent disc; stability cutoff;
+//   Shallow  n <= kShallowEmpties: no move generation or table; at each node the empty
+//            squares of odd quadrants first and good squares before bad ones, and a
+//            square is tried only when it touches an opponent disc;
 //   Last2    two empties, both orders written out;
 //   Last1    the last empty square, scored directly.
 // Every node counts towards the node limit; a hit limit throws Aborted, which unwinds
@@ -30,10 +30,9 @@ namespace othello::core::solver_detail {
 
 // Tuned on FFO #40-#48 and random 20-empty positions (the solver benchmarks).
 inline constexpr int kShallowEmpties = 6;       // Shallow() at and below this many empties
-inline constexpr int kShallowStabilityEmpties = 5;  // Shallow()'s stability cutoff from here
 inline constexpr int kTableMinEmpties = 9;      // table probes and stores from here up
 inline constexpr int kEtcMinEmpties = 12;       // enhanced transposition cutoff from here up
-inline constexpr int kStabilityMinEmpties = 9;  // Nws()'s stability cutoff from here up
+inline constexpr int kStabilityMinEmpties = 12;  // Nws()'s stability cutoff from here up
 inline constexpr int kSplitMinEmpties = 13;     // parallel solves split nodes from here up
 inline constexpr int kSymmetryPlies = 6;        // symmetric twins dropped this near the start
 
