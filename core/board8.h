@@ -76,7 +76,7 @@ inline U64 SomeMoves(U64 player, U64 mask, int dir) {
 }  // namespace detail
 
 // Legal moves for `player`; player and opponent must not overlap.
-inline U64 Moves(U64 player, U64 opponent) {
+__attribute__((always_inline)) inline U64 Moves(U64 player, U64 opponent) {
   const U64 inner = opponent & 0x7e7e7e7e7e7e7e7eULL;
 #if defined(OZ_BOARD8_AVX512) || defined(OZ_BOARD8_AVX2)
   const __m256i shift = _mm256_set_epi64x(7, 9, 8, 1);
@@ -110,7 +110,7 @@ inline U64 Moves(U64 player, U64 opponent) {
 }
 
 // Discs flipped when `player` plays on empty square `sq` (0 if the move is illegal).
-inline U64 Flips(int sq, U64 player, U64 opponent) {
+__attribute__((always_inline)) inline U64 Flips(int sq, U64 player, U64 opponent) {
   const auto& up = detail::kRays.up[sq];
   const auto& down = detail::kRays.down[sq];
 #if defined(OZ_BOARD8_AVX512)

@@ -116,7 +116,7 @@ struct Layout {
     return n;
   }
 
-  static Bits Moves(Bits player, Bits opponent) {
+  __attribute__((always_inline)) static Bits Moves(Bits player, Bits opponent) {
     if constexpr (kStride == 8) {
       return board8::Moves(player, opponent) & kRegion;
     } else {
@@ -238,7 +238,7 @@ struct Layout {
   }
 
   // Discs flipped when `player` plays on the empty square `sq` (0: illegal).
-  static Bits Flips(Square sq, Bits player, Bits opponent) {
+  __attribute__((always_inline)) static Bits Flips(Square sq, Bits player, Bits opponent) {
     if constexpr (kStride == 8) {
       return board8::Flips(sq, player, opponent);
     } else {

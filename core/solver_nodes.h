@@ -298,7 +298,8 @@ class Search {
   }
 
   // Two empty squares a and b.
-  int Last2(Bits player, Bits opponent, int alpha, int beta, Square a, Square b) {
+  __attribute__((always_inline)) int Last2(Bits player, Bits opponent, int alpha, int beta,
+                                           Square a, Square b) {
     ctx_.Tick();
     int best = -kInf;
     if (const Bits f = (kNeighbourMasks.m[a] & opponent) ? L::Flips(a, player, opponent) : 0) {
@@ -323,7 +324,7 @@ class Search {
   }
 
   // One empty square: whoever can play it does (the side to move first).
-  int Last1(Bits player, Bits opponent, Square sq) {
+  __attribute__((always_inline)) int Last1(Bits player, Bits opponent, Square sq) {
     ctx_.Tick();
     const int p = PopCount(player), o = kSquares - 1 - p;
     if (const Bits flipped = L::Flips(sq, player, opponent)) {

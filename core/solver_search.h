@@ -32,7 +32,7 @@ namespace othello::core::solver_detail {
 inline constexpr int kShallowEmpties = 6;       // Shallow() at and below this many empties
 inline constexpr int kTableMinEmpties = 9;      // table probes and stores from here up
 inline constexpr int kEtcMinEmpties = 12;       // enhanced transposition cutoff from here up
-inline constexpr int kStabilityMinEmpties = 12;  // Nws()'s stability cutoff from here up
+inline constexpr int kStabilityMinEmpties = 9;  // Nws()'s stability cutoff from here up
 inline constexpr int kSplitMinEmpties = 13;     // parallel solves split nodes from here up
 inline constexpr int kSymmetryPlies = 6;        // symmetric twins dropped this near the start
 
