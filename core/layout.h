@@ -111,6 +111,12 @@ struct Layout {
 
   // The squares next to any of `b` (not `b` itself unless adjacent to another).
   static Bits Neighbours(Bits b) {
+#if defined(OZ_LAYOUT_AVX512)
+    if constexpr (kStride != 8) {  // a guard column: shifts out of the board leave kRegion
+      const __m512i x = wide::Broadcast(b), s = WideShifts();
+      return wide::Reduce(_mm512_or_si512(wide::Shl(x, s), wide::Shr(x, s))) & kRegion;
+    }
+#endif
     Bits n = 0;
     for (int d = 0; d < 8; ++d) n |= Shift(b, d);
     return n;
@@ -138,7 +144,7 @@ struct Layout {
   }
 
   // MovesAlong() for the four axes at once.
-  static Bits WideMoves(Bits player, Bits opponent) {
+  __attribute__((always_inline)) static Bits WideMoves(Bits player, Bits opponent) {
     const __m512i s = WideShifts(), s2 = _mm512_add_epi64(s, s);
     const __m512i p = wide::Broadcast(player), o = wide::Broadcast(opponent);
     __m512i fl = _mm512_and_si512(o, wide::Shl(p, s));
@@ -156,7 +162,7 @@ struct Layout {
 
   // Flips() for the eight directions at once: from the played square, the run of
   // opponent discs (Kogge-Stone), kept when the square past it holds a player disc.
-  static Bits WideFlips(Square sq, Bits player, Bits opponent) {
+  __attribute__((always_inline)) static Bits WideFlips(Square sq, Bits player, Bits opponent) {
     const __m512i s = WideShifts(), s2 = _mm512_add_epi64(s, s);
     const __m512i p = wide::Broadcast(player), o = wide::Broadcast(opponent);
     const __m512i from = wide::Broadcast(Bits{1} << sq);
