@@ -143,39 +143,40 @@ struct Layout {
                             1, 1);
   }
 
-  // MovesAlong() for the four axes at once.
-  __attribute__((always_inline)) static Bits WideMoves(Bits player, Bits opponent) {
-    const __m512i s = WideShifts(), s2 = _mm512_add_epi64(s, s);
-    const __m512i p = wide::Broadcast(player), o = wide::Broadcast(opponent);
-    __m512i fl = _mm512_and_si512(o, wide::Shl(p, s));
-    __m512i fr = _mm512_and_si512(o, wide::Shr(p, s));
-    fl = _mm512_or_si512(fl, _mm512_and_si512(o, wide::Shl(fl, s)));
-    fr = _mm512_or_si512(fr, _mm512_and_si512(o, wide::Shr(fr, s)));
+  // The runs of opponent discs next to `seed` along the four axes, both ways
+  // (Kogge-Stone: one step, then doubling; runs of up to 8).
+  __attribute__((always_inline)) static void WideRuns(__m512i seed, __m512i o, __m512i s,
+                                                      __m512i* fl, __m512i* fr) {
+    const __m512i s2 = _mm512_add_epi64(s, s);
+    *fl = _mm512_and_si512(o, wide::Shl(seed, s));
+    *fr = _mm512_and_si512(o, wide::Shr(seed, s));
+    *fl = _mm512_or_si512(*fl, _mm512_and_si512(o, wide::Shl(*fl, s)));
+    *fr = _mm512_or_si512(*fr, _mm512_and_si512(o, wide::Shr(*fr, s)));
     const __m512i ml = _mm512_and_si512(o, wide::Shl(o, s));
     const __m512i mr = wide::Shr(ml, s);
-    for (int step = 0; step < 3; ++step) {  // runs of up to 8
-      fl = _mm512_or_si512(fl, _mm512_and_si512(ml, wide::Shl(fl, s2)));
-      fr = _mm512_or_si512(fr, _mm512_and_si512(mr, wide::Shr(fr, s2)));
+    for (int step = 0; step < 3; ++step) {
+      *fl = _mm512_or_si512(*fl, _mm512_and_si512(ml, wide::Shl(*fl, s2)));
+      *fr = _mm512_or_si512(*fr, _mm512_and_si512(mr, wide::Shr(*fr, s2)));
     }
+  }
+
+  // MovesAlong() for the four axes at once: the squares just past the runs next to
+  // the player's discs.
+  __attribute__((always_inline)) static Bits WideMoves(Bits player, Bits opponent) {
+    const __m512i s = WideShifts();
+    __m512i fl, fr;
+    WideRuns(wide::Broadcast(player), wide::Broadcast(opponent), s, &fl, &fr);
     return wide::Reduce(_mm512_or_si512(wide::Shl(fl, s), wide::Shr(fr, s)));
   }
 
   // Flips() for the eight directions at once: from the played square, the run of
-  // opponent discs (Kogge-Stone), kept when the square past it holds a player disc.
+  // opponent discs, kept when the square past it holds a player disc.
   __attribute__((always_inline)) static Bits WideFlips(Square sq, Bits player, Bits opponent) {
-    const __m512i s = WideShifts(), s2 = _mm512_add_epi64(s, s);
-    const __m512i p = wide::Broadcast(player), o = wide::Broadcast(opponent);
+    const __m512i s = WideShifts();
+    const __m512i p = wide::Broadcast(player);
     const __m512i from = wide::Broadcast(Bits{1} << sq);
-    __m512i fl = _mm512_and_si512(o, wide::Shl(from, s));
-    __m512i fr = _mm512_and_si512(o, wide::Shr(from, s));
-    fl = _mm512_or_si512(fl, _mm512_and_si512(o, wide::Shl(fl, s)));
-    fr = _mm512_or_si512(fr, _mm512_and_si512(o, wide::Shr(fr, s)));
-    const __m512i ml = _mm512_and_si512(o, wide::Shl(o, s));
-    const __m512i mr = wide::Shr(ml, s);
-    for (int step = 0; step < 3; ++step) {
-      fl = _mm512_or_si512(fl, _mm512_and_si512(ml, wide::Shl(fl, s2)));
-      fr = _mm512_or_si512(fr, _mm512_and_si512(mr, wide::Shr(fr, s2)));
-    }
+    __m512i fl, fr;
+    WideRuns(from, wide::Broadcast(opponent), s, &fl, &fr);
     // A pair is kept when either half of the square past its run is a player disc.
     const auto pairs = [](__mmask8 k) {
       const unsigned low = (k | k >> 1) & 0x55;
