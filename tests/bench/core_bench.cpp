@@ -72,17 +72,26 @@ void BM_Flips8(benchmark::State& state) {
 }
 BENCHMARK(BM_Flips8);
 
-// The layouts of the other sizes (core/layout.h): moves and flips per call.
+// The layouts of the other sizes (core/layout.h): moves and flips per call, on 1024
+// positions of random games of size N.
 template <int N>
-void BM_LayoutMoves(benchmark::State& state) {
-  using L = Layout<N>;
+std::vector<Position> RandomPositions(int count) {
   Rules rules;
   rules.size = N;
   rules.start = StartKind::kRandom;
-  std::vector<std::pair<typename L::Bits, typename L::Bits>> boards;
-  for (int i = 0; i < 1024; ++i) {
+  std::vector<Position> out;
+  for (int i = 0; i < count; ++i) {
     rules.random_moves = 4 + i % (N * N - 14);
-    const Position p = StartPosition(rules, static_cast<std::uint64_t>(i));
+    out.push_back(StartPosition(rules, static_cast<std::uint64_t>(i)));
+  }
+  return out;
+}
+
+template <int N>
+void BM_LayoutMoves(benchmark::State& state) {
+  using L = Layout<N>;
+  std::vector<std::pair<typename L::Bits, typename L::Bits>> boards;
+  for (const Position& p : RandomPositions<N>(1024)) {
     boards.emplace_back(L::FromBoard(p.player()), L::FromBoard(p.opponent()));
   }
   std::size_t i = 0;
@@ -97,17 +106,12 @@ BENCHMARK(BM_LayoutMoves<10>);
 template <int N>
 void BM_LayoutFlips(benchmark::State& state) {
   using L = Layout<N>;
-  Rules rules;
-  rules.size = N;
-  rules.start = StartKind::kRandom;
   struct Case {
     Square sq;
     typename L::Bits player, opponent;
   };
   std::vector<Case> cases;
-  for (int i = 0; i < 1024; ++i) {
-    rules.random_moves = 4 + i % (N * N - 14);
-    const Position p = StartPosition(rules, static_cast<std::uint64_t>(i));
+  for (const Position& p : RandomPositions<N>(1024)) {
     ForEachSquare(p.LegalMoves(), [&](Square sq) {
       cases.push_back({L::Index(sq / N, sq % N), L::FromBoard(p.player()), L::FromBoard(p.opponent())});
     });
