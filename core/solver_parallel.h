@@ -88,6 +88,11 @@ class Pool {
     }
     ctx.split = outer;
     Close(owner, sp, /*help=*/true);
+    // A helper may have left a child unfinished: a limit (every thread unwinds), or a
+    // cut above this split point. Then the result is not proven and must not be used.
+    const int aborted = shared_.aborted.load(std::memory_order_relaxed);
+    if (aborted >= 0) throw Aborted{static_cast<SolveStatus>(aborted)};
+    if (!sp.cutoff.load(std::memory_order_relaxed) && sp.CutAbove()) throw Cancelled{};
     *best = sp.best;
     *best_square = sp.best_square;
   }

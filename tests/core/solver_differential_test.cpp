@@ -118,18 +118,26 @@ TEST(SolverDifferential, ParallelSolvesMatchTheSequentialSolver) {
   }
 }
 
-// A limit hit by any thread stops the whole parallel search, reported as not exact.
+// A limit hit by any thread stops the whole parallel search, reported as not exact,
+// and leaves only proven bounds in the table (none from a split point whose children
+// were not all searched).
 TEST(SolverDifferential, ParallelSolvesStopAtTheirLimits) {
   Rng rng(/*seed=*/5);
-  const Position pos = RandomGamePosition(rng, 8, 20);
-  Solver parallel(/*table_megabytes=*/16);
-  parallel.SetThreads(2);
-  const SolveResult r = parallel.Solve(pos, Rules{}, SolveLimits{/*max_nodes=*/100000, 0, nullptr});
-  EXPECT_EQ(r.status, SolveStatus::kNodeLimit);
-  EXPECT_GE(r.nodes, 100000u);
-  // The table holds only proven bounds: the next, unlimited solve is exact and right.
   Solver fresh(/*table_megabytes=*/16);
-  EXPECT_EQ(parallel.Solve(pos, Rules{}).score, fresh.Solve(pos, Rules{}).score);
+  for (int i = 0; i < 4; ++i) {
+    const Position pos = RandomGamePosition(rng, 8, 18 + i % 2);
+    fresh.Clear();
+    const int want = fresh.Solve(pos, Rules{}).score;
+    Solver parallel(/*table_megabytes=*/16);
+    parallel.SetThreads(3);
+    for (std::uint64_t limit : {20000, 60000, 150000, 400000}) {
+      const SolveResult r = parallel.Solve(pos, Rules{}, SolveLimits{limit, 0, nullptr});
+      if (r.exact()) break;  // solved within the limit
+      EXPECT_EQ(r.status, SolveStatus::kNodeLimit);
+      EXPECT_GE(r.nodes, limit);
+    }
+    EXPECT_EQ(parallel.Solve(pos, Rules{}).score, want) << FormatBoardString(pos);
+  }
 }
 
 }  // namespace
