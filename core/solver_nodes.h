@@ -12,6 +12,8 @@ namespace othello::core::solver_detail {
 template <class L>
 class Pool;
 
+// One thread's search. Everything is public for the parallel search (solver_parallel.h),
+// whose helpers run Nws() on the children of a split point.
 template <class L>
 class Search {
  public:
@@ -42,11 +44,6 @@ class Search {
     Order(player, opponent, moves, HashMove(player, opponent), n, list);
     DropSymmetricTwins(list, n);
     return SearchMoves(list, alpha, beta, n, best_move);
-  }
-
-  // Null-window search from outside (the parallel search's tasks): is the score > alpha?
-  int NullWindow(Bits player, Bits opponent, int alpha) {
-    return Nws(player, opponent, alpha, Empties(player, opponent));
   }
 
   struct Move {
