@@ -75,6 +75,7 @@ class Pool {
       open_.push_back(&sp);
     }
     wake_.notify_all();
+    done_.notify_all();  // an owner waiting above may help here
     Context& ctx = owner.context();
     const SplitLink* outer = ctx.split;
     ctx.split = &sp;
@@ -213,7 +214,7 @@ class Pool {
   std::vector<std::thread> threads_;
   std::mutex mutex_;
   std::condition_variable wake_;  // a split point opened, or quit_
-  std::condition_variable done_;  // a helper left a split point
+  std::condition_variable done_;  // a helper left a split point, or one opened
   std::vector<SplitPoint*> open_;  // guarded by mutex_
   bool quit_ = false;              // guarded by mutex_
   std::uint64_t helper_nodes_ = 0;  // guarded by mutex_
