@@ -251,23 +251,31 @@ struct Layout {
     } else {
 #if defined(OZ_LAYOUT_AVX512)
       return WideFlips(sq, player, opponent);
+#else
+      return RayFlips(sq, player, opponent);
 #endif
-      static constexpr Rays kRays = MakeRays();
-      Bits flipped = 0;
-      for (int i = 0; i < 4; ++i) {
-        const Bits up = kRays.up[sq][i];
-        const Bits x_up = ~opponent & up;
-        const Bits first_up = x_up & (0 - x_up);
-        if (first_up & player) flipped |= (first_up - 1) & up;
-        const Bits down = kRays.down[sq][i];
-        const Bits x_dn = ~opponent & down;
-        if (x_dn) {
-          const Bits first_dn = Bits{1} << HighestBit(x_dn);
-          if (first_dn & player) flipped |= (0 - (first_dn << 1)) & down;
-        }
-      }
-      return flipped;
     }
+  }
+
+  // Flips() without AVX-512: for each of the 8 rays from `sq`, the first square that is
+  // not an opponent disc (lowest bit upwards, highest bit downwards); when it holds a
+  // player disc, the opponent discs before it flip.
+  static Bits RayFlips(Square sq, Bits player, Bits opponent) {
+    static constexpr Rays kRays = MakeRays();
+    Bits flipped = 0;
+    for (int i = 0; i < 4; ++i) {
+      const Bits up = kRays.up[sq][i];
+      const Bits x_up = ~opponent & up;
+      const Bits first_up = x_up & (0 - x_up);
+      if (first_up & player) flipped |= (first_up - 1) & up;
+      const Bits down = kRays.down[sq][i];
+      const Bits x_dn = ~opponent & down;
+      if (x_dn) {
+        const Bits first_dn = Bits{1} << HighestBit(x_dn);
+        if (first_dn & player) flipped |= (0 - (first_dn << 1)) & down;
+      }
+    }
+    return flipped;
   }
 
   // Board bitboard (bit r * N + c) -> internal bits, and an internal square back.

@@ -150,12 +150,7 @@ class Pool {
     std::unique_lock<std::mutex> lock(mutex_);
     open_.erase(std::find(open_.begin(), open_.end(), &sp));
     while (sp.active > 0) {
-      SplitPoint* below = nullptr;
-      if (help) {
-        for (SplitPoint* other : open_) {
-          if (other->HasWork() && other->Below(&sp)) below = other;
-        }
-      }
+      SplitPoint* below = help ? FindWork(&sp) : nullptr;
       if (!below) {
         done_.wait(lock);
         continue;
@@ -165,6 +160,15 @@ class Pool {
       Join(owner, *below);
       lock.lock();
     }
+  }
+
+  // The newest open split point with children left, below `ancestor` when given.
+  // The caller holds mutex_.
+  SplitPoint* FindWork(const SplitPoint* ancestor) const {
+    for (auto it = open_.rbegin(); it != open_.rend(); ++it) {
+      if ((*it)->HasWork() && (!ancestor || (*it)->Below(ancestor))) return *it;
+    }
+    return nullptr;
   }
 
   // Works on another thread's split point as a helper; never throws.
@@ -190,10 +194,7 @@ class Pool {
     S search(ctx, this);
     std::unique_lock<std::mutex> lock(mutex_);
     while (true) {
-      SplitPoint* sp = nullptr;
-      for (auto it = open_.rbegin(); it != open_.rend() && !sp; ++it) {
-        if ((*it)->HasWork()) sp = *it;
-      }
+      SplitPoint* sp = FindWork(/*ancestor=*/nullptr);
       if (!sp) {
         if (quit_) break;
         wake_.wait(lock);
