@@ -5,6 +5,9 @@
 #   scripts/test.sh --fast     without the tests labelled "slow"
 #   scripts/test.sh --asan     the suite built with AddressSanitizer and UBSan (build-asan/)
 #   scripts/test.sh --tsan     the suite built with ThreadSanitizer (build-tsan/)
+#   scripts/test.sh --cuda     the suite built against PyPI's CUDA LibTorch (build-cuda/,
+#                              the torch wheel in .venv/: scripts/deps.sh), linked with the
+#                              real cuDNN and NCCL; the CUDA tests skip without a GPU
 #   BUILD_DIR=... CMAKE_ARGS="..." scripts/test.sh   another build
 # Under the sanitizers, reports from inside LibTorch and OpenBLAS (not instrumented)
 # are suppressed by tests/sanitizers/*.supp, each entry with its reason.
@@ -14,12 +17,14 @@ source scripts/deps.sh
 
 ctest_args=()
 sanitizer=""
+cuda=0
 for arg in "$@"; do
   case "$arg" in
     --fast) ctest_args+=(-LE slow) ;;
     --asan) sanitizer=asan ;;
     --tsan) sanitizer=tsan ;;
-    *) echo "scripts/test.sh: unknown argument '$arg' (use --fast, --asan or --tsan)" >&2; exit 2 ;;
+    --cuda) cuda=1 ;;
+    *) echo "scripts/test.sh: unknown argument '$arg' (use --fast, --asan, --tsan or --cuda)" >&2; exit 2 ;;
   esac
 done
 
@@ -27,6 +32,15 @@ oz_install_packages "${OZ_PACKAGES[@]}" "${OZ_TEST_PACKAGES[@]}"
 
 build_dir=${BUILD_DIR:-build}
 cmake_args=${CMAKE_ARGS:-}
+torch_args=()
+if [ "$cuda" = 1 ]; then
+  [ -n "$sanitizer" ] && { echo "scripts/test.sh: --cuda does not combine with a sanitizer" >&2; exit 2; }
+  oz_cuda_torch
+  build_dir=${BUILD_DIR:-build-cuda}
+  torch_args=("${OZ_CUDA_CMAKE_ARGS[@]}")
+  # The Google Benchmark binaries are the CPU build's (they do not use LibTorch).
+  cmake_args="$cmake_args -DOZ_BUILD_BENCHMARKS=OFF"
+fi
 supp="$PWD/tests/sanitizers"
 case "$sanitizer" in
   asan)
@@ -47,15 +61,38 @@ case "$sanitizer" in
 esac
 
 jobs=$(nproc)
+# The CPU, LibTorch-free and CUDA builds compile core, mcts, play and arena with the same
+# flags: ccache compiles each such file once.
+if command -v ccache >/dev/null && [ -z "${OZ_NO_CCACHE:-}" ]; then
+  cmake_args="$cmake_args -DCMAKE_CXX_COMPILER_LAUNCHER=ccache"
+fi
+mkdir -p "$build_dir"
 # shellcheck disable=SC2086
-cmake -S . -B "$build_dir" -G Ninja -DCMAKE_BUILD_TYPE=${BUILD_TYPE:-Release} $cmake_args
+cmake -S . -B "$build_dir" -G Ninja -DCMAKE_BUILD_TYPE=${BUILD_TYPE:-Release} \
+  "${torch_args[@]}" $cmake_args | tee "$build_dir/oz-configure.log" | grep -E "LibTorch|Distributed"
 cmake --build "$build_dir" -j "$jobs"
+if [ "$cuda" = 1 ]; then
+  # What a GPU user runs: the wheel's LibTorch with its real cuDNN and NCCL, and the NCCL
+  # process group compiled in.
+  grep -q "Distributed training: NCCL" "$build_dir/oz-configure.log" ||
+    { echo "scripts/test.sh: the CUDA build has no NCCL process group" >&2; exit 1; }
+  libs=$(ldd "$build_dir/cli/othello-zero")
+  site=$(dirname "$OZ_TORCH_ROOT")
+  for lib in libtorch_cuda.so libcudnn.so.9 libnccl.so.2; do
+    grep -F "$lib => $site/" <<<"$libs" >/dev/null || {
+      echo "scripts/test.sh: $build_dir/cli/othello-zero does not load $lib from $OZ_VENV:" >&2
+      grep "$lib" <<<"$libs" >&2 || echo "  ($lib not loaded at all)" >&2
+      exit 1
+    }
+  done
+  echo "CUDA build: $(grep -E -o "LibTorch [0-9.]+" "$build_dir/oz-configure.log"), cuDNN and NCCL from $OZ_VENV"
+fi
 ctest --test-dir "$build_dir" --output-on-failure -j "$jobs" "${ctest_args[@]}"
 
 # The LibTorch-free build, what a player of an exported model builds: it must have play,
 # the engines, arena and elo, link no LibTorch, and pass its own tests (core and mcts
 # are the same code as above and are not run twice).
-if [[ -z "$sanitizer" && -z "${OZ_SKIP_NO_TORCH:-}" ]]; then
+if [[ -z "$sanitizer" && "$cuda" = 0 && -z "${OZ_SKIP_NO_TORCH:-}" ]]; then
   no_torch_dir=${build_dir}-notorch
   cmake -S . -B "$no_torch_dir" -G Ninja -DCMAKE_BUILD_TYPE=${BUILD_TYPE:-Release} \
     -DOZ_TORCH=OFF -DOZ_BUILD_BENCHMARKS=OFF $cmake_args

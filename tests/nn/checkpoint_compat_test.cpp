@@ -1,5 +1,6 @@
-// Checkpoints written under one LibTorch version load under another (LibTorch 1.13,
-// Debian 12's, and 2.6, Debian 13's: scripts/test-libtorch2.sh runs this suite there).
+// Checkpoints written under one LibTorch version load under another: LibTorch 1.13
+// (Debian 12's, the CPU build), 2.6 (Debian 13's, tested by an earlier CI script) and
+// 2.15 (PyPI's CUDA torch, `scripts/test.sh --cuda`). Both of CI's builds run this suite.
 //
 // The fixtures in tests/data/ were written by CheckpointFixtures.Write, which runs only
 // with OZ_WRITE_CHECKPOINT_FIXTURES set to a folder:
@@ -15,8 +16,9 @@
 //                                     were written): the same net after two SGD steps
 //                                     with momentum; step 333
 // checkpoint-libtorch1.13.ckpt and checkpoint-v3-libtorch1.13.ckpt were written by the
-// Debian 12 build (LibTorch 1.13), checkpoint-libtorch2.6.ckpt inside
-// scripts/test-libtorch2.sh's Debian 13 root (LibTorch 2.6). The tests below redo the
+// Debian 12 build (LibTorch 1.13), checkpoint-libtorch2.6.ckpt in a Debian 13 root
+// (LibTorch 2.6), checkpoint-libtorch2.15.ckpt by the build against PyPI's torch 2.15.0
+// (build-cuda/, on the CPU). The tests below redo the
 // same steps with the LibTorch they are built with and compare weights, step and
 // optimizer state with what each fixture holds.
 #include <gtest/gtest.h>
@@ -197,7 +199,7 @@ TEST_P(CheckpointFromVersion, Format4LoadsWithWeightsStepAndOptimizerState) {
   ExpectClose(loaded.net->parameters(), expected->parameters(), "parameter after a step");
 }
 
-INSTANTIATE_TEST_SUITE_P(LibTorch, CheckpointFromVersion, ::testing::Values("1.13", "2.6"),
+INSTANTIATE_TEST_SUITE_P(LibTorch, CheckpointFromVersion, ::testing::Values("1.13", "2.6", "2.15"),
                          [](const auto& info) {
                            std::string name = "v" + info.param;
                            name[name.find('.')] = '_';
