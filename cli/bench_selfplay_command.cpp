@@ -309,8 +309,8 @@ void RunBenchSelfPlay(const BenchSelfPlayOptions& opt) {
   std::vector<std::string> overrides = opt.overrides;
   if (opt.threads > 0) overrides.push_back("selfplay.threads=" + std::to_string(opt.threads));
   if (!opt.device.empty()) overrides.push_back("inference.device=" + opt.device);
-  const training::TrainingConfig config = training::WithCpuThreads(
-      training::LoadTrainingConfig(opt.config, overrides), std::thread::hardware_concurrency());
+  training::TrainingConfig config = training::LoadTrainingConfig(opt.config, overrides);
+  config = training::SizedForMachine(config, training::ThisMachine(config.inference.device));
   BenchEvaluator evaluator = MakeBenchEvaluator(config, opt);
   training::ModelSource models(config.inference, config.rules);
   models.Publish(evaluator.evaluator, /*step=*/0);

@@ -23,8 +23,8 @@ void RunSelfPlay(const SelfPlayOptions& opt) {
       opt.config.empty() ? training::LoadRunConfig(opt.run_dir, overrides)
                          : training::LoadTrainingConfig(opt.config, overrides);
   if (config.selfplay_threads == 0) {
-    throw CliError("the configuration has selfplay.threads 0 (a learner's); give the actor "
-                   "--threads N");
+    std::cerr << "the run's configuration has selfplay.threads 0 (a learner's): this actor "
+                 "sizes its threads to this machine (--threads N sets them)\n";
   }
   const std::atomic<bool>& stop = StopOnSignals();
   std::cerr << "self-play actor on " << opt.run_dir << " (Ctrl-C stops; finished games are "
@@ -44,7 +44,8 @@ void RegisterSelfPlay(CLI::App& app) {
       "there for the learner (othello-zero train), on this or any machine sharing the directory");
   cmd->add_option("--run-dir", opt->run_dir, "The run directory (shared with the learner)")
       ->required();
-  cmd->add_option("--threads", opt->threads, "Self-play threads (default: the run's selfplay.threads)")
+  cmd->add_option("--threads", opt->threads, "Self-play threads (default: the run's selfplay.threads; auto, or 0 as a "
+                  "learner's config has: this machine's cores)")
       ->check(CLI::Range(1, 1024));
   cmd->add_option("--config", opt->config,
                   "Configuration file (default: the run's, DIR/run-config.json)")

@@ -28,7 +28,7 @@ class Actor {
  public:
   Actor(const TrainingConfig& config, const std::string& dir, std::ostream& log,
         const ActorOptions& options)
-      : config_(WithCpuThreads(config, std::thread::hardware_concurrency(), /*trains=*/false)),
+      : config_(SizedForMachine(config, ThisMachine(config.inference.device), /*trains=*/false)),
         dir_(dir),
         log_(log),
         options_(options),

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <filesystem>
+#include <thread>
 
 #include "core/error.h"
 #include "core/notation.h"
@@ -42,7 +43,7 @@ void ReadNetwork(ConfigReader& r, nn::NetConfig& net) {
 }
 
 void ReadSelfPlay(ConfigReader& r, TrainingConfig& c) {
-  c.selfplay_threads = r.Int("selfplay.threads", c.selfplay_threads, 0, 1024);
+  c.selfplay_threads = r.IntOrAuto("selfplay.threads", c.selfplay_threads, 0, 1024);
   c.games_per_thread = r.Int("selfplay.games_per_thread", c.games_per_thread, 1, 65536);
   c.leaves_per_game = r.Int("selfplay.leaves_per_game", c.leaves_per_game, 1, 1024);
   c.resign = r.Bool("selfplay.resign", c.resign);
@@ -148,6 +149,7 @@ bool IsDeviceName(const std::string& device) {
 
 void ReadInference(ConfigReader& r, nn::InferenceOptions& o) {
   o.device = r.String("inference.device", o.device);
+  r.DescribeRange("inference.device", "auto, cpu, cuda, cuda:N");
   if (!IsDeviceName(o.device)) {
     Reject(r, "inference.device", o.device, "expected auto, cpu, cuda or cuda:N");
   }
@@ -225,6 +227,12 @@ TrainingConfig ParseTrainingConfig(const std::string& yaml, const std::string& n
   return Read(reader, overrides);
 }
 
+std::vector<ConfigKey> ConfigReference() {
+  ConfigReader reader = ConfigReader::FromString("", "defaults");
+  Read(reader, {});
+  return reader.keys();
+}
+
 std::vector<std::string> LadderOpponents(int board_size) {
   if (board_size != 8) return {"random", "greedy", "ab:2", "ab:4"};
   std::vector<std::string> players = {"ab:2", "ab:4", "ab:6"};
@@ -238,8 +246,21 @@ std::vector<std::string> LadderOpponents(int board_size) {
   return players;
 }
 
-TrainingConfig WithCpuThreads(TrainingConfig config, unsigned cores, bool trains) {
-  const int n = static_cast<int>(std::max(1u, cores));
+int AutoSelfPlayThreads(const Machine& machine, bool trains) {
+  const int n = static_cast<int>(std::max(1u, machine.cores));
+  if (!trains) return machine.gpu ? std::max(1, n - 1) : n;
+  // On a GPU the network is the device's: threads keep its batches full, 2 cores in 16
+  // go to the inference server's batcher workers, 1 to the trainer, 1 to the rest. On
+  // the CPU self-play and the trainer share the cores half and half.
+  return machine.gpu ? std::max(1, n * 3 / 4) : std::max(1, n / 2);
+}
+
+TrainingConfig SizedForMachine(TrainingConfig config, const Machine& machine, bool trains) {
+  const int n = static_cast<int>(std::max(1u, machine.cores));
+  if (config.selfplay_threads == kAutoThreads ||
+      (!trains && config.selfplay_threads == 0)) {  // an actor of a learner-only config
+    config.selfplay_threads = AutoSelfPlayThreads(machine, trains);
+  }
   const int selfplay = std::max(1, config.selfplay_threads);  // 0: the evaluations' network
   if (config.inference.threads == 0) {
     config.inference.threads = std::max(1, (trains ? n / 2 : n) / selfplay);
@@ -249,6 +270,10 @@ TrainingConfig WithCpuThreads(TrainingConfig config, unsigned cores, bool trains
         std::max(1, n - config.selfplay_threads * (trains ? config.inference.threads : 0));
   }
   return config;
+}
+
+Machine ThisMachine(const std::string& device) {
+  return Machine{std::thread::hardware_concurrency(), nn::ResolveDevice(device).is_cuda()};
 }
 
 }  // namespace othello::training

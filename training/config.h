@@ -18,9 +18,12 @@
 #include "nn/inference.h"
 #include "nn/loss.h"
 #include "nn/net_config.h"
+#include "training/config_reader.h"
 #include "training/replay_buffer.h"
 
 namespace othello::training {
+
+inline constexpr int kAutoThreads = ConfigReader::kAuto;  // selfplay.threads: auto
 
 enum class Optimizer { kSgd, kAdamW };  // SGD with momentum, or AdamW
 inline constexpr std::array<std::string_view, 2> kOptimizerNames = {"sgd", "adamw"};
@@ -65,8 +68,9 @@ struct TrainingConfig {
   nn::NetConfig net;  // network.*
 
   // selfplay.*: threads x games in flight per thread, leaves per game per round.
-  // threads 0: a learner only, fed by actors (othello-zero selfplay, run_dir.h).
-  int selfplay_threads = 1;
+  // threads kAutoThreads (`auto`): sized to the machine (SizedForMachine); 0: a learner
+  // only, fed by actors (othello-zero selfplay, run_dir.h).
+  int selfplay_threads = kAutoThreads;
   int games_per_thread = 16;
   int leaves_per_game = 4;
   // selfplay.resign*: a side whose root value stays at or below resign_value for
@@ -145,13 +149,32 @@ TrainingConfig LoadTrainingConfig(const std::string& path,
 TrainingConfig ParseTrainingConfig(const std::string& yaml, const std::string& name,
                                    const std::vector<std::string>& overrides = {});
 
-// `config` with the automatic CPU thread counts (0) filled in for `cores` cores. The
-// self-play threads and the trainer share the cores: each self-play thread's network
-// gets max(1, cores / 2 / selfplay.threads) LibTorch threads, the trainer what is left
-// (at least 1; all cores with selfplay.threads 0, a learner fed by actors). An actor
-// (`trains` false) gives its self-play threads all the cores. On 2 cores that is one thread each: more than one thread per core makes
-// OpenMP's and OpenBLAS's workers spin and yield against each other (a third of the
-// CPU time in the kernel, measured; README "Training speed").
-TrainingConfig WithCpuThreads(TrainingConfig config, unsigned cores, bool trains = true);
+// The configuration's keys as the reader reads them, with their defaults and ranges:
+// what docs/configuration.md lists (tests/training/config_test.cpp checks it).
+std::vector<ConfigKey> ConfigReference();
+
+// What the automatic sizes follow.
+struct Machine {
+  unsigned cores = 1;  // hardware threads
+  bool gpu = false;    // the network runs on a CUDA device
+};
+// This machine, with the network on `device` (inference.device: auto, cpu, cuda...).
+// Throws core::InputError for a device that is not there.
+Machine ThisMachine(const std::string& device);
+
+// `config` with its automatic sizes (selfplay.threads auto, inference.threads 0,
+// train.threads 0) filled in for `machine`; explicit values stay.
+//   selfplay.threads auto: on the CPU half the cores (the trainer takes the other half);
+//     on a GPU three quarters (the GPU sets the pace; the rest feed its batches and the
+//     trainer); an actor (`trains` false) all cores (one left on a GPU machine). An actor
+//     also sizes selfplay.threads 0, a learner-only run's.
+//   inference.threads 0: each self-play thread's network gets max(1, cores / 2 /
+//     selfplay.threads) LibTorch CPU threads (an actor: cores / selfplay.threads).
+//   train.threads 0: what self-play leaves, at least 1 (all cores with selfplay.threads
+//     0, a learner fed by actors).
+// On 2 cores that is one thread each: more than one thread per core makes OpenMP's and
+// OpenBLAS's workers spin and yield against each other (a third of the CPU time in the
+// kernel, measured; docs/benchmarks.md "Training speed on 2 cores").
+TrainingConfig SizedForMachine(TrainingConfig config, const Machine& machine, bool trains = true);
 
 }  // namespace othello::training

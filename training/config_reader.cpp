@@ -17,6 +17,20 @@ std::vector<std::string> Split(const std::string& key) {
   return parts;
 }
 
+// A number as the reference prints it: the shortest form that reads back the same.
+template <typename T>
+std::string NumberText(T value) {
+  std::ostringstream out;
+  out << value;
+  return out.str();
+}
+
+std::string Joined(const std::vector<std::string>& words) {
+  std::string list;
+  for (const std::string& w : words) list += (list.empty() ? "" : ", ") + w;
+  return list;
+}
+
 std::string Where(const YAML::Node& node) {
   const YAML::Mark mark = node.Mark();
   return mark.line >= 0 ? " (line " + std::to_string(mark.line + 1) + ")" : "";
@@ -48,6 +62,7 @@ ConfigReader ConfigReader::FromFile(const std::string& path) {
 
 std::string ConfigReader::Path(const std::string& key, const std::string& fallback) {
   const std::string value = String(key, fallback);
+  DescribeRange(key, "a file path (relative: from the config file's folder)");
   if (value.empty() || base_dir_.empty() || std::filesystem::path(value).is_absolute()) {
     return value;
   }
@@ -123,7 +138,39 @@ void ConfigReader::Fail(const std::string& key, const YAML::Node& node,
   throw core::InputError("config " + name_ + ": " + key + value + Where(node) + ": " + what);
 }
 
+void ConfigReader::Record(const std::string& key, std::string default_text, std::string range) {
+  for (ConfigKey& known : keys_) {
+    if (known.key == key) return;  // read twice: the first read describes it
+  }
+  keys_.push_back({key, std::move(default_text), std::move(range)});
+}
+
+void ConfigReader::DescribeRange(const std::string& key, const std::string& range) {
+  for (ConfigKey& known : keys_) {
+    if (known.key == key) known.range = range;
+  }
+}
+
+int ConfigReader::IntOrAuto(const std::string& key, int fallback, int lo, int hi) {
+  const std::string range = "auto, " + NumberText(lo) + ".." + NumberText(hi);
+  Record(key, fallback == kAuto ? "auto" : NumberText(fallback), range);
+  const YAML::Node node = Find(key);
+  if (!node.IsDefined() || node.IsNull()) return fallback;
+  if (node.IsScalar() && node.Scalar() == "auto") return kAuto;
+  int value;
+  try {
+    if (!node.IsScalar()) throw YAML::Exception(YAML::Mark(), "");
+    value = node.as<int>();
+  } catch (const YAML::Exception&) {
+    Fail(key, node, "expected auto or an integer");
+  }
+  if (value < lo || value > hi) Fail(key, node, "expected auto or an integer in [" +
+                                                    NumberText(lo) + ", " + NumberText(hi) + "]");
+  return value;
+}
+
 int ConfigReader::Int(const std::string& key, int fallback, int lo, int hi) {
+  Record(key, NumberText(fallback), NumberText(lo) + ".." + NumberText(hi));
   const YAML::Node node = Find(key);
   if (!node.IsDefined() || node.IsNull()) return fallback;
   int value;
@@ -140,6 +187,7 @@ int ConfigReader::Int(const std::string& key, int fallback, int lo, int hi) {
 }
 
 double ConfigReader::Double(const std::string& key, double fallback, double lo, double hi) {
+  Record(key, NumberText(fallback), NumberText(lo) + ".." + NumberText(hi));
   const YAML::Node node = Find(key);
   if (!node.IsDefined() || node.IsNull()) return fallback;
   double value;
@@ -158,6 +206,7 @@ double ConfigReader::Double(const std::string& key, double fallback, double lo, 
 }
 
 bool ConfigReader::Bool(const std::string& key, bool fallback) {
+  Record(key, fallback ? "true" : "false", "true, false");
   const YAML::Node node = Find(key);
   if (!node.IsDefined() || node.IsNull()) return fallback;
   try {
@@ -170,24 +219,20 @@ bool ConfigReader::Bool(const std::string& key, bool fallback) {
 
 std::string ConfigReader::String(const std::string& key, const std::string& fallback,
                                  const std::vector<std::string>& allowed) {
+  Record(key, fallback, allowed.empty() ? "any" : Joined(allowed));
   const YAML::Node node = Find(key);
   if (!node.IsDefined() || node.IsNull()) return fallback;
   if (!node.IsScalar()) Fail(key, node, "expected a string");
   const std::string value = node.Scalar();
-  if (!allowed.empty()) {
-    bool ok = false;
-    std::string list;
-    for (const std::string& a : allowed) {
-      ok |= a == value;
-      list += (list.empty() ? "" : ", ") + a;
-    }
-    if (!ok) Fail(key, node, "expected one of " + list);
+  if (!allowed.empty() && std::find(allowed.begin(), allowed.end(), value) == allowed.end()) {
+    Fail(key, node, "expected one of " + Joined(allowed));
   }
   return value;
 }
 
 std::vector<std::string> ConfigReader::StringList(const std::string& key,
                                                   const std::vector<std::string>& fallback) {
+  Record(key, "[" + Joined(fallback) + "]", "a list of strings");
   const YAML::Node node = Find(key);
   if (!node.IsDefined() || node.IsNull()) return fallback;
   if (node.IsScalar()) return {node.Scalar()};

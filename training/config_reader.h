@@ -4,6 +4,8 @@
 // reads are errors (a misspelt key never silently falls back to a default).
 // Errors throw core::InputError naming the file, the key path, the value and, for
 // values from the file, the line.
+// Every read also records the key with its type, default and range (keys()): the
+// configuration reference (docs/configuration.md) is checked against that record.
 // Thread safety: not synchronised; read the configuration once at start.
 #include <algorithm>
 #include <array>
@@ -16,6 +18,13 @@
 
 namespace othello::training {
 
+// One key as the code reads it: for the configuration reference.
+struct ConfigKey {
+  std::string key;           // "train.batch_size"
+  std::string default_text;  // "128"; "" for an empty string
+  std::string range;         // "1..65536", "auto, fp32, bf16", "true, false", "any"
+};
+
 class ConfigReader {
  public:
   // Parses `path` (throws on a missing file or bad YAML, naming the line).
@@ -27,6 +36,10 @@ class ConfigReader {
   void Override(const std::vector<std::string>& assignments);
 
   int Int(const std::string& key, int fallback, int lo, int hi);
+  // An integer in [lo, hi], or the word `auto` (returned as kAuto; also the fallback's
+  // spelling).
+  static constexpr int kAuto = -1;
+  int IntOrAuto(const std::string& key, int fallback, int lo, int hi);
   double Double(const std::string& key, double fallback, double lo, double hi);
   bool Bool(const std::string& key, bool fallback);
   std::string String(const std::string& key, const std::string& fallback,
@@ -42,6 +55,11 @@ class ConfigReader {
 
   // Throws for every key present in the file or the overrides that was never read.
   void Finish() const;
+  // Replaces the range recorded for `key` (read already) with `range`, for a value that a
+  // further check narrows (e.g. "auto, cpu, cuda, cuda:N").
+  void DescribeRange(const std::string& key, const std::string& range);
+  // Every key read so far, in the order read.
+  const std::vector<ConfigKey>& keys() const { return keys_; }
   const std::string& name() const { return name_; }
   // A path at `key`: a relative one is taken from the config file's folder (from the
   // current directory for a config read from a string). "" stays "".
@@ -61,11 +79,13 @@ class ConfigReader {
                          const std::string& what) const;
   void CollectKeys(const YAML::Node& node, const std::string& prefix,
                    std::vector<std::pair<std::string, int>>& out) const;
+  void Record(const std::string& key, std::string default_text, std::string range);
 
   YAML::Node root_;
   std::string name_;
   std::string base_dir_;  // the config file's folder ("" for a string)
   std::set<std::string> read_;
+  std::vector<ConfigKey> keys_;
 };
 
 template <typename Enum, std::size_t N>

@@ -351,7 +351,11 @@ void SelfPlayWorker::Run(const std::atomic<bool>& stop) {
 
 SelfPlayThreads::SelfPlayThreads(const TrainingConfig& config, ModelSource& models,
                                  SampleSink sink, SelfPlayStats& stats, std::uint64_t seed)
-    : errors_(config.selfplay_threads) {
+    : errors_(static_cast<std::size_t>(std::max(0, config.selfplay_threads))) {
+  if (config.selfplay_threads < 0) {
+    throw std::invalid_argument("self-play: selfplay.threads auto was not sized for the machine "
+                                "(training::SizedForMachine)");
+  }
   for (int t = 0; t < config.selfplay_threads; ++t) {
     threads_.emplace_back([this, &config, &models, sink, &stats, seed, t] {
       try {

@@ -2,6 +2,9 @@
 #include <gtest/gtest.h>
 
 #include <filesystem>
+#include <fstream>
+#include <map>
+#include <regex>
 
 #include "core/error.h"
 #include "training/config.h"
@@ -66,6 +69,91 @@ TEST(TrainingConfig, ErrorsNameTheKeyTheValueAndTheFile) {
     FAIL();
   } catch (const core::InputError& e) {
     EXPECT_THAT(e.what(), HasSubstr("config /nonexistent/config.yaml: cannot open"));
+  }
+}
+
+TEST(TrainingConfig, SelfPlayThreadsAreAutoUnlessGiven) {
+  EXPECT_EQ(ParseTrainingConfig("", "t").selfplay_threads, kAutoThreads);
+  EXPECT_EQ(ParseTrainingConfig("selfplay:\n  threads: auto\n", "t").selfplay_threads,
+            kAutoThreads);
+  EXPECT_EQ(ParseTrainingConfig("", "t", {"selfplay.threads=3"}).selfplay_threads, 3);
+  EXPECT_EQ(ParseTrainingConfig("", "t", {"selfplay.threads=0"}).selfplay_threads, 0);
+  EXPECT_THAT(ErrorOf("selfplay:\n  threads: many\n"),
+              HasSubstr("selfplay.threads 'many' (line 2): expected auto or an integer"));
+  EXPECT_THAT(ErrorOf("", {"selfplay.threads=-2"}),
+              HasSubstr("expected auto or an integer in [0, 1024]"));
+}
+
+TEST(TrainingConfig, AutomaticSizesFollowTheMachine) {
+  const TrainingConfig defaults = ParseTrainingConfig("", "t");
+  struct Case {
+    Machine machine;
+    bool trains;
+    int selfplay, inference, train;
+  };
+  const Case cases[] = {
+      {{2, false}, true, 1, 1, 1},    // today's 2-core CPU: one thread each
+      {{8, false}, true, 4, 1, 4},    // half the cores self-play, half train
+      {{16, true}, true, 12, 1, 4},   // a GPU workstation: 12 threads feed the GPU
+      {{8, false}, false, 8, 1, 8},   // an actor: every core plays (it trains nothing)
+      {{16, true}, false, 15, 1, 16}, // an actor with a GPU: one core for the rest
+      {{1, false}, true, 1, 1, 1},
+  };
+  for (const Case& c : cases) {
+    const TrainingConfig sized = SizedForMachine(defaults, c.machine, c.trains);
+    EXPECT_EQ(sized.selfplay_threads, c.selfplay) << c.machine.cores << " cores";
+    EXPECT_EQ(sized.inference.threads, c.inference) << c.machine.cores << " cores";
+    EXPECT_EQ(sized.train_threads, c.train) << c.machine.cores << " cores";
+  }
+  // Explicit values win; a learner-only config keeps its 0, an actor of it sizes itself.
+  const TrainingConfig given = ParseTrainingConfig(
+      "", "t", {"selfplay.threads=2", "inference.threads=3", "train.threads=5"});
+  const TrainingConfig kept = SizedForMachine(given, {16, false});
+  EXPECT_EQ(kept.selfplay_threads, 2);
+  EXPECT_EQ(kept.inference.threads, 3);
+  EXPECT_EQ(kept.train_threads, 5);
+  const TrainingConfig learner = ParseTrainingConfig("", "t", {"selfplay.threads=0"});
+  EXPECT_EQ(SizedForMachine(learner, {8, false}).selfplay_threads, 0);
+  EXPECT_EQ(SizedForMachine(learner, {8, false}).train_threads, 8);
+  EXPECT_EQ(SizedForMachine(learner, {8, false}, /*trains=*/false).selfplay_threads, 8);
+}
+
+// docs/configuration.md lists every key the reader reads, with the default and the range
+// the code gives it, in rows "| `key` | default | range | meaning |"; no other keys.
+TEST(TrainingConfig, TheReferenceInTheDocsListsEveryKeyAsTheCodeReadsIt) {
+  const std::string path = std::string(OZ_DOCS_DIR) + "/configuration.md";
+  std::ifstream in(path);
+  ASSERT_TRUE(in) << "cannot open " << path;
+  const std::regex row(R"(^\| `([a-z_]+\.[a-z_.]+)` \| (.*?) \| (.*?) \|)");
+  std::map<std::string, std::pair<std::string, std::string>> documented;
+  int line_number = 0;
+  for (std::string line; std::getline(in, line);) {
+    ++line_number;
+    std::smatch m;
+    if (!std::regex_search(line, m, row)) continue;
+    auto unquote = [](std::string text) {
+      if (text.size() >= 2 && text.front() == '`' && text.back() == '`') {
+        text = text.substr(1, text.size() - 2);
+      }
+      return text;
+    };
+    EXPECT_TRUE(documented.emplace(m[1], std::make_pair(unquote(m[2]), unquote(m[3]))).second)
+        << path << ":" << line_number << ": " << m[1] << " listed twice";
+  }
+  for (const ConfigKey& key : ConfigReference()) {
+    const auto it = documented.find(key.key);
+    if (it == documented.end()) {
+      ADD_FAILURE() << path << " does not list " << key.key << " (default " << key.default_text
+                    << ", range " << key.range << "); `othello-zero config` prints its row";
+      continue;
+    }
+    EXPECT_EQ(it->second.first, key.default_text.empty() ? "\"\"" : key.default_text)
+        << key.key << "'s default in " << path;
+    EXPECT_EQ(it->second.second, key.range) << key.key << "'s range in " << path;
+    documented.erase(it);
+  }
+  for (const auto& [key, unused] : documented) {
+    ADD_FAILURE() << path << " lists " << key << ", which the configuration does not have";
   }
 }
 
