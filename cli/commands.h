@@ -24,6 +24,8 @@ void RegisterBenchSelfPlay(CLI::App& bench);
 // `bench model` (every build).
 void RegisterBenchModel(CLI::App& bench);
 void RegisterTrain(CLI::App& app);
+// `config`, the configuration reference (LibTorch builds; in train_command.cpp).
+void RegisterConfig(CLI::App& app);
 // `selfplay`, an actor on a shared run directory (LibTorch builds).
 void RegisterSelfPlay(CLI::App& app);
 // `gtp`, `nboard` (every build: exported models run without LibTorch).

@@ -20,6 +20,7 @@ int main(int argc, char** argv) {
   othello::cli::RegisterVerify(app);
 #if OZ_HAVE_TORCH
   othello::cli::RegisterTrain(app);
+  othello::cli::RegisterConfig(app);
   othello::cli::RegisterSelfPlay(app);
   othello::cli::RegisterExport(app);
   othello::cli::RegisterCheck(app);

@@ -1,4 +1,5 @@
-// othello-zero train: the self-play training loop (training/run.h).
+// othello-zero train: the self-play training loop (training/run.h); and othello-zero
+// config: the configuration's keys with their defaults and ranges.
 #include <unistd.h>
 
 #include <cstdlib>
@@ -25,6 +26,7 @@ struct TrainOptions {
   std::string master;
   std::string backend = "auto";
   double timeout = 300;
+  std::string device;  // "": the config's inference.device
 };
 
 // The environment's torchrun/Slurm variables, then the flags over them.
@@ -54,8 +56,34 @@ void PlaceRank(training::TrainingConfig& config) {
   config.inference.device = "cuda:" + std::to_string(index);
 }
 
+// This executable as the user would type it: relative to the current folder when it is
+// below it (build-cuda/cli/othello-zero), else its full path.
+std::string ThisExecutable() {
+  std::error_code error;
+  const std::filesystem::path exe = std::filesystem::read_symlink("/proc/self/exe", error);
+  if (error) return "othello-zero";
+  const std::filesystem::path relative = exe.lexically_relative(std::filesystem::current_path());
+  if (!relative.empty() && *relative.begin() != "..") return relative.string();
+  return exe.string();
+}
+
+// What to do with the run's models, printed when the run stops.
+void PrintNextSteps(const std::string& dir, std::ostream& out) {
+  const std::string exe = ThisExecutable();
+  const std::string latest = dir + "/checkpoints/latest.ckpt";
+  out << "\nplay against it:\n"
+      << "  " << exe << " play --model " << latest << "                 # in the terminal\n"
+      << "  " << exe << " serve --model " << latest << "                # in the browser: http://localhost:8080\n"
+      << "compare two checkpoints (here: the newest against an earlier one):\n"
+      << "  " << exe << " arena --player model:" << latest << " --player model:" << dir
+      << "/checkpoints/step-NNNNNNNN.ckpt --games 100\n"
+      << "plot the run: scripts/plot.py " << dir << "\n";
+}
+
 void RunTrain(const TrainOptions& opt) {
-  training::TrainingConfig config = training::LoadTrainingConfig(opt.config, opt.overrides);
+  std::vector<std::string> overrides = opt.overrides;
+  if (!opt.device.empty()) overrides.push_back("inference.device=" + opt.device);
+  training::TrainingConfig config = training::LoadTrainingConfig(opt.config, overrides);
   const training::DistributedOptions distributed = Distributed(opt);
   if (distributed.enabled()) PlaceRank(config);
   const std::string dir =
@@ -65,7 +93,7 @@ void RunTrain(const TrainOptions& opt) {
   // For actors (othello-zero selfplay), which play by the run's configuration.
   if (distributed.rank == 0) {
     training::SaveRunConfig(dir, core::ReadFile(opt.config, "configuration"), opt.config,
-                            opt.overrides);
+                            overrides);
   }
   const std::atomic<bool>& stop = StopOnSignals();
   std::cerr << "training " << opt.config << " in " << dir << " (Ctrl-C checkpoints and stops)\n";
@@ -76,6 +104,17 @@ void RunTrain(const TrainOptions& opt) {
             << (distributed.rank == 0 ? "checkpoint " + dir + "/checkpoints/latest.ckpt"
                                       : "rank 0 keeps the checkpoints")
             << "\n";
+  if (distributed.rank == 0 && summary.step > 0) PrintNextSteps(dir, std::cout);
+}
+
+// `othello-zero config`: the reference rows of docs/configuration.md.
+void PrintConfigReference() {
+  std::cout << "| key | default | range |\n| --- | --- | --- |\n";
+  for (const training::ConfigKey& key : training::ConfigReference()) {
+    std::cout << "| `" << key.key << "` | "
+              << (key.default_text.empty() ? "`\"\"`" : "`" + key.default_text + "`") << " | "
+              << key.range << " |\n";
+  }
 }
 
 }  // namespace
@@ -88,7 +127,12 @@ void RegisterTrain(CLI::App& app) {
       ->required()
       ->check(CLI::ExistingFile);
   cmd->add_option("--run-dir", opt->run_dir, "Run directory (default: runs/<config name>)");
-  cmd->add_option("--set", opt->overrides, "Override a key: --set train.batch_size=64 (repeatable)");
+  cmd->add_option("--set", opt->overrides,
+                  "Override a key: --set train.batch_size=64 (repeatable; `othello-zero config` "
+                  "lists the keys)");
+  cmd->add_option("--device", opt->device,
+                  "Where the networks run, self-play's and the trainer's: auto, cpu, cuda, cuda:N "
+                  "(default: the config's inference.device, auto: CUDA when there is a GPU)");
   cmd->add_option("--rank", opt->rank, "Data-parallel: this process's rank (default: $RANK)")
       ->check(CLI::NonNegativeNumber);
   cmd->add_option("--world-size", opt->world_size,
@@ -102,6 +146,13 @@ void RegisterTrain(CLI::App& app) {
                   "Data-parallel: seconds before a silent rank is an error (default 300)")
       ->check(CLI::PositiveNumber);
   cmd->callback([opt] { RunTrain(*opt); });
+}
+
+void RegisterConfig(CLI::App& app) {
+  CLI::App* cmd = app.add_subcommand(
+      "config", "The training configuration's keys with their defaults and ranges (a Markdown "
+                "table: docs/configuration.md explains each)");
+  cmd->callback([] { PrintConfigReference(); });
 }
 
 }  // namespace othello::cli

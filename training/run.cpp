@@ -36,6 +36,20 @@ double Since(Clock::time_point t) {
   return std::chrono::duration<double>(Clock::now() - t).count();
 }
 
+// "45s", "12m30s", "2h05m".
+std::string DurationText(double seconds) {
+  const long long s = std::max(0LL, static_cast<long long>(seconds + 0.5));
+  char text[32];
+  if (s < 60) {
+    std::snprintf(text, sizeof text, "%llds", s);
+  } else if (s < 3600) {
+    std::snprintf(text, sizeof text, "%lldm%02llds", s / 60, s % 60);
+  } else {
+    std::snprintf(text, sizeof text, "%lldh%02lldm", s / 3600, (s / 60) % 60);
+  }
+  return text;
+}
+
 // Runs `action`; a failure becomes one error that says what was being done.
 template <typename Action>
 void Attempt(const std::string& what, Action&& action) {
@@ -56,7 +70,7 @@ nlohmann::json LossJson(const LossSums::Means& m) {
 // actors feed the shared replay), so the trainer gets their cores.
 TrainingConfig ForRank(TrainingConfig config, const DistributedOptions& distributed) {
   if (distributed.rank != 0) config.selfplay_threads = 0;
-  return WithCpuThreads(config, std::thread::hardware_concurrency());
+  return SizedForMachine(config, ThisMachine(config.inference.device));
 }
 
 // One training run. Execute's steps, in order: JoinGroup (data-parallel ranks only),
@@ -142,6 +156,9 @@ class Run {
   nlohmann::json MetricsLine(double now, const Rates& rates,
                              const LossSums::Means& losses) const;
   std::string ProgressLine(double now, const Rates& rates, const LossSums::Means& losses) const;
+  // Before training starts: the positions still to generate and when training starts;
+  // then the run's time or steps left ("" without a limit).
+  std::string Outlook(double positions_per_second) const;
   void AppendMetrics(const nlohmann::json& line);
   fs::path CheckpointPath(const std::string& name) const { return dir_ / "checkpoints" / name; }
 
@@ -588,26 +605,56 @@ nlohmann::json Run::MetricsLine(double now, const Rates& rates,
 
 std::string Run::ProgressLine(double now, const Rates& rates,
                               const LossSums::Means& losses) const {
-  char loss_text[96] = "no training steps";
-  if (losses.steps > 0) {
-    std::snprintf(loss_text, sizeof loss_text, "loss %.3f (policy %.3f value %.3f)",
-                  losses.total, losses.policy, losses.value);
-  }
   const std::int64_t step = trainer_->step();
-  const double to_checkpoint = std::max(
-      0.0, config_.checkpoint_every - static_cast<double>(step % config_.checkpoint_every));
-  char actors[48] = "";
-  if (!rates.actors.empty()) std::snprintf(actors, sizeof actors, " | actors %zu", rates.actors.size());
   const Totals total = TotalRates(rates);
-  char text[360];
-  std::snprintf(text, sizeof text,
+  char head[256];
+  std::snprintf(head, sizeof head,
                 "[%6.0fs] step %lld | games %llu | positions %llu (%.0f/s, %.1f games/s) | "
-                "playouts %.0f/s%s | %s | checkpoint in %.0f steps",
+                "playouts %.0f/s",
                 now, static_cast<long long>(step),
                 static_cast<unsigned long long>(buffer_->games()),
                 static_cast<unsigned long long>(buffer_->seen()), total.positions, total.games,
-                total.playouts, actors, loss_text, to_checkpoint);
+                total.playouts);
+  std::string text = head;
+  if (!rates.actors.empty()) text += " | actors " + std::to_string(rates.actors.size());
+  if (losses.steps > 0) {
+    char loss_text[96];
+    std::snprintf(loss_text, sizeof loss_text, " | loss %.3f (policy %.3f value %.3f)",
+                  losses.total, losses.policy, losses.value);
+    text += loss_text;
+  }
+  if (step > 0 || losses.steps > 0) {
+    const std::int64_t to_checkpoint = config_.checkpoint_every - step % config_.checkpoint_every;
+    text += " | checkpoint in " + std::to_string(to_checkpoint) + " steps";
+  }
+  const std::string outlook = Outlook(total.positions);
+  if (!outlook.empty()) text += " | " + outlook;
   return text;
+}
+
+std::string Run::Outlook(double positions_per_second) const {
+  const std::size_t needed = static_cast<std::size_t>(config_.min_positions);
+  if (buffer_->size() < needed) {
+    const double to_go = static_cast<double>(needed - buffer_->size());
+    std::string text = "training starts after " + std::to_string(needed - buffer_->size()) +
+                       " more positions (" + std::to_string(buffer_->size()) + " of " +
+                       std::to_string(needed) + ")";
+    if (positions_per_second > 0) {
+      text += ", in about " + DurationText(to_go / positions_per_second);
+    } else if (leader()) {
+      text += ", waiting for the first games";
+    }
+    return text;
+  }
+  if (config_.minutes > 0) {
+    return DurationText(config_.minutes * 60 - TrainedSeconds()) + " left of " +
+           DurationText(config_.minutes * 60);
+  }
+  if (config_.steps > 0) {
+    return std::to_string(std::max<std::int64_t>(0, config_.steps - trainer_->step())) +
+           " steps left";
+  }
+  return "";
 }
 
 void Run::AppendMetrics(const nlohmann::json& line) {

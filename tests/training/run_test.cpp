@@ -109,6 +109,35 @@ TEST(TrainingRun, RunMinutesCountAcrossResumesAndTheScheduleFollowsThem) {
   fs::remove_all(dir);
 }
 
+// The progress line says where the run stands: before training, the positions still to
+// generate; with run.minutes, the time left; with run.steps, the steps left.
+TEST(TrainingRun, TheProgressLineSaysWhenTrainingStartsAndWhatIsLeft) {
+  const std::string dir = TempDir("outlook");
+  std::atomic<bool> stop{false};
+  std::ostringstream waiting;
+  TrainingConfig config = Tiny(0);
+  config.min_positions = 1000000;  // never reached: the run ends before training
+  config.minutes = 0.03;
+  RunTraining(config, dir, stop, waiting, false);
+  EXPECT_THAT(waiting.str(), ::testing::ContainsRegex(
+                                 "training starts after [0-9]+ more positions \\([0-9]+ of "
+                                 "1000000\\), (in about [0-9hms]+|waiting for the first games)"));
+  EXPECT_THAT(waiting.str(), ::testing::Not(::testing::HasSubstr("checkpoint in")));
+  fs::remove_all(dir);
+
+  std::ostringstream timed;
+  config.min_positions = 64;
+  config.minutes = 0.05;
+  RunTraining(config, dir, stop, timed, false);
+  EXPECT_THAT(timed.str(), ::testing::ContainsRegex("[0-9]+s left of 3s"));
+  fs::remove_all(dir);
+
+  std::ostringstream counted;
+  RunTraining(Tiny(4), dir, stop, counted, false);
+  EXPECT_THAT(counted.str(), ::testing::HasSubstr("| 0 steps left"));
+  fs::remove_all(dir);
+}
+
 TEST(TrainingRun, AKillWhileWritingACheckpointLeavesAnIntactOne) {
   const std::string dir = TempDir("killed");
   std::atomic<bool> stop{false};
