@@ -1,10 +1,13 @@
 #include "arena/player_spec.h"
 
+#include <unistd.h>
+
 #include <algorithm>
 #include <cmath>
 #include <cstdlib>
 #include <filesystem>
 #include <map>
+#include <vector>
 
 #include "play/basic_players.h"
 #include "play/engine_players.h"
@@ -59,8 +62,10 @@ std::string EngineName(const std::string& command) {
          (space == std::string::npos ? "" : command.substr(space));
 }
 
+// `label` stands for the file in the default name (ModelLabels).
 ArenaPlayer ModelPlayer(const std::string& spec, const std::string& path,
-                        const std::string& option_text, const PlayerDefaults& defaults) {
+                        const std::string& option_text, const PlayerDefaults& defaults,
+                        const std::string& label) {
   const auto options = Options(spec, option_text,
                                {"visits", "time", "threads", "solver", "cpuct", "device"});
   play::SearchPlayerOptions search;
@@ -89,12 +94,196 @@ ArenaPlayer ModelPlayer(const std::string& spec, const std::string& path,
   } catch (const core::InputError& e) {
     Fail(spec, e.what());
   }
-  const std::string name = std::filesystem::path(path).stem().string() +
+  const std::string name = label +
                            (search.visits ? "/v" + std::to_string(search.visits) : "") +
                            (search.seconds_per_move > 0 ? "/" + options.at("time") + "s" : "");
   ArenaPlayer player = SearchArenaPlayer(name, model.evaluator, search);
   player.trained = model.rules;
   return player;
+}
+
+// A spec taken apart: [NAME@]KIND[:ARG][,OPTIONS] (for gtp and nboard the whole `tail`
+// after the colon is the command line).
+struct ParsedSpec {
+  std::string text;         // the spec as given, for messages
+  std::string name;         // "": the default name
+  std::string kind;
+  bool has_arg = false;
+  std::string arg;          // e.g. model:PATH's path
+  std::string option_text;  // "a=1,b=2"
+  std::string tail;         // everything after the kind's ':' or ','
+};
+
+ParsedSpec ParseSpec(const std::string& spec) {
+  ParsedSpec parsed;
+  parsed.text = spec;
+  std::string rest = spec;
+  const std::size_t at = spec.find('@'), colon = spec.find(':');
+  if (at != std::string::npos && (colon == std::string::npos || at < colon)) {
+    parsed.name = spec.substr(0, at);
+    rest = spec.substr(at + 1);
+    if (parsed.name.empty()) Fail(spec, "the name before '@' is empty");
+  }
+  const std::size_t kind_end = rest.find_first_of(":,");
+  parsed.kind = rest.substr(0, kind_end);
+  parsed.tail = kind_end == std::string::npos ? "" : rest.substr(kind_end + 1);
+  parsed.has_arg = kind_end != std::string::npos && rest[kind_end] == ':';
+  const std::size_t comma = parsed.tail.find(',');
+  parsed.arg = parsed.has_arg ? parsed.tail.substr(0, comma) : "";
+  parsed.option_text = !parsed.has_arg              ? parsed.tail
+                       : comma == std::string::npos ? ""
+                                                    : parsed.tail.substr(comma + 1);
+  return parsed;
+}
+
+bool IsDefaultNamedModel(const ParsedSpec& spec) {
+  return spec.kind == "model" && spec.name.empty() && !spec.arg.empty();
+}
+
+// The folders and the stem of `path`, made absolute, less a "checkpoints" folder holding
+// the file (a run's checkpoints are then known by the run's folder).
+std::vector<std::string> PathParts(const std::string& path) {
+  const std::filesystem::path full = std::filesystem::absolute(path).lexically_normal();
+  std::vector<std::string> parts;
+  for (const std::filesystem::path& part : full.parent_path().relative_path()) {
+    if (!part.empty()) parts.push_back(part.string());
+  }
+  if (!parts.empty() && parts.back() == "checkpoints") parts.pop_back();
+  parts.push_back(full.stem().string());
+  return parts;
+}
+
+// The last `count` of `parts`, joined with '/'.
+std::string Tail(const std::vector<std::string>& parts, std::size_t count) {
+  std::string tail;
+  for (std::size_t i = parts.size() - std::min(count, parts.size()); i < parts.size(); ++i) {
+    tail += (tail.empty() ? "" : "/") + parts[i];
+  }
+  return tail;
+}
+
+// Refuses two players of one name: results, game records and ratings are kept by name.
+void CheckDistinctNames(const std::vector<std::string>& specs,
+                        const std::vector<ArenaPlayer>& players) {
+  for (std::size_t i = 0; i < players.size(); ++i) {
+    for (std::size_t j = i + 1; j < players.size(); ++j) {
+      if (players[i].name != players[j].name) continue;
+      throw core::InputError("players '" + specs[i] + "' and '" + specs[j] +
+                             "' are both named '" + players[i].name +
+                             "': give them different names with NAME@SPEC (e.g. 'first@" +
+                             specs[i] + "' and 'second@" + specs[j] + "')");
+    }
+  }
+}
+
+ArenaPlayer BasicPlayer(const ParsedSpec& parsed) {
+  const std::string kind = parsed.kind;
+  if (parsed.has_arg || !parsed.option_text.empty()) {
+    Fail(parsed.text, kind + " takes no argument or options");
+  }
+  ArenaPlayer player;
+  player.name = kind;
+  player.make = [kind](std::uint64_t seed) -> std::unique_ptr<play::Player> {
+    if (kind == "random") return std::make_unique<play::RandomPlayer>(seed);
+    return std::make_unique<play::GreedyPlayer>(seed);
+  };
+  return player;
+}
+
+ArenaPlayer AlphaBetaSpecPlayer(const ParsedSpec& parsed) {
+  const std::string& spec = parsed.text;
+  if (!parsed.option_text.empty()) Fail(spec, "alphabeta takes no options");
+  const double number = Number(spec, "depth", parsed.arg, 1, 12);
+  const int depth = static_cast<int>(number);
+  if (depth != number) Fail(spec, "the depth must be a whole number");
+  ArenaPlayer player;
+  player.name = "alphabeta" + std::to_string(depth);
+  player.make = [depth](std::uint64_t seed) {
+    return std::make_unique<play::AlphaBetaPlayer>(depth, seed);
+  };
+  return player;
+}
+
+bool IsExecutableFile(const std::string& path) {
+  std::error_code error;
+  return std::filesystem::is_regular_file(path, error) && ::access(path.c_str(), X_OK) == 0;
+}
+
+// Why the program the engine's command line starts with cannot be run ("" when it can,
+// or when the line starts with shell syntax, left to the shell).
+std::string MissingProgram(const std::string& command) {
+  const std::size_t begin = command.find_first_not_of(' ');
+  const std::string program = command.substr(begin, command.find(' ', begin) - begin);
+  if (program.find_first_of("=\"'$`\\~") != std::string::npos) return "";
+  if (program.find('/') != std::string::npos) {
+    return IsExecutableFile(program) ? "" : "'" + program + "' is not an executable file";
+  }
+  const char* path = std::getenv("PATH");
+  std::string dirs = path ? path : "";
+  for (std::size_t start = 0; start <= dirs.size();) {
+    std::size_t end = dirs.find(':', start);
+    if (end == std::string::npos) end = dirs.size();
+    const std::string dir = end > start ? dirs.substr(start, end - start) : ".";
+    if (IsExecutableFile(dir + "/" + program)) return "";
+    start = end + 1;
+  }
+  return "'" + program + "' is not on PATH (give its path)";
+}
+
+ArenaPlayer EngineSpecPlayer(const ParsedSpec& parsed, const PlayerDefaults& defaults) {
+  const std::string command = parsed.has_arg ? parsed.tail : "";
+  if (command.find_first_not_of(' ') == std::string::npos) {
+    Fail(parsed.text, parsed.kind + " needs the engine's command line: " + parsed.kind + ":COMMAND");
+  }
+  const std::string missing = MissingProgram(command);
+  if (!missing.empty()) Fail(parsed.text, "the engine's program " + missing);
+  play::EngineOptions engine;
+  engine.name = EngineName(command);
+  engine.move_timeout_seconds = defaults.engine_timeout_seconds;
+  engine.nboard_depth = defaults.nboard_depth;
+  ArenaPlayer player;
+  player.name = engine.name;
+  const bool gtp = parsed.kind == "gtp";
+  player.make = [gtp, command, engine](std::uint64_t) -> std::unique_ptr<play::Player> {
+    if (gtp) return std::make_unique<play::GtpPlayer>(command, engine);
+    return std::make_unique<play::NBoardPlayer>(command, engine);
+  };
+  return player;
+}
+
+// `player` under `name` (engines and searches record the name they are given).
+ArenaPlayer Renamed(ArenaPlayer player, const std::string& name) {
+  player.name = name;
+  auto make = player.make;
+  player.make = [make, name](std::uint64_t seed) {
+    return std::unique_ptr<play::Player>(new play::NamedPlayer(make(seed), name));
+  };
+  return player;
+}
+
+// The player `parsed` describes; a model player is named `model_label` and its limits
+// unless the spec names it.
+ArenaPlayer BuildPlayer(const ParsedSpec& parsed, const PlayerDefaults& defaults,
+                        const std::string& model_label) {
+  const std::string& kind = parsed.kind;
+  ArenaPlayer player;
+  if (kind == "random" || kind == "greedy") {
+    player = BasicPlayer(parsed);
+  } else if (kind == "alphabeta" || kind == "ab") {
+    player = AlphaBetaSpecPlayer(parsed);
+  } else if (kind == "model") {
+    if (parsed.arg.empty()) {
+      Fail(parsed.text, "model needs a model file or checkpoint: model:PATH[,visits=N]");
+    }
+    player = ModelPlayer(parsed.text, parsed.arg, parsed.option_text, defaults, model_label);
+  } else if (kind == "gtp" || kind == "nboard") {
+    player = EngineSpecPlayer(parsed, defaults);
+  } else {
+    Fail(parsed.text, "unknown player kind '" + kind +
+                          "' (use random, greedy, alphabeta:D, model:PATH, gtp:COMMAND or "
+                          "nboard:COMMAND)");
+  }
+  return parsed.name.empty() ? player : Renamed(std::move(player), parsed.name);
 }
 
 }  // namespace
@@ -113,70 +302,44 @@ ArenaPlayer SearchArenaPlayer(const std::string& name, std::shared_ptr<mcts::Eva
 }
 
 ArenaPlayer MakeArenaPlayer(const std::string& spec, const PlayerDefaults& defaults) {
-  std::string rest = spec, name;
-  const std::size_t at = spec.find('@'), colon = spec.find(':');
-  if (at != std::string::npos && (colon == std::string::npos || at < colon)) {
-    name = spec.substr(0, at);
-    rest = spec.substr(at + 1);
-    if (name.empty()) Fail(spec, "the name before '@' is empty");
-  }
-  const std::size_t kind_end = rest.find_first_of(":,");
-  const std::string kind = rest.substr(0, kind_end);
-  const std::string tail = kind_end == std::string::npos ? "" : rest.substr(kind_end + 1);
-  const bool has_arg = kind_end != std::string::npos && rest[kind_end] == ':';
-  const std::size_t comma = tail.find(',');
-  const std::string arg = has_arg ? tail.substr(0, comma) : "";
-  const std::string option_text =
-      has_arg ? (comma == std::string::npos ? "" : tail.substr(comma + 1)) : tail;
+  const ParsedSpec parsed = ParseSpec(spec);
+  const bool labelled = IsDefaultNamedModel(parsed);
+  return BuildPlayer(parsed, defaults, labelled ? ModelLabels({parsed.arg}).front() : "");
+}
 
-  ArenaPlayer player;
-  if (kind == "random" || kind == "greedy") {
-    if (has_arg || !option_text.empty()) Fail(spec, kind + " takes no argument or options");
-    player.name = kind;
-    player.make = [kind](std::uint64_t seed) -> std::unique_ptr<play::Player> {
-      if (kind == "random") return std::make_unique<play::RandomPlayer>(seed);
-      return std::make_unique<play::GreedyPlayer>(seed);
-    };
-  } else if (kind == "alphabeta" || kind == "ab") {
-    if (!option_text.empty()) Fail(spec, "alphabeta takes no options");
-    const int depth = static_cast<int>(Number(spec, "depth", arg, 1, 12));
-    if (depth != Number(spec, "depth", arg, 1, 12)) Fail(spec, "the depth must be a whole number");
-    player.name = "alphabeta" + std::to_string(depth);
-    player.make = [depth](std::uint64_t seed) {
-      return std::make_unique<play::AlphaBetaPlayer>(depth, seed);
-    };
-  } else if (kind == "model") {
-    if (arg.empty()) Fail(spec, "model needs a model file or checkpoint: model:PATH[,visits=N]");
-    player = ModelPlayer(spec, arg, option_text, defaults);
-  } else if (kind == "gtp" || kind == "nboard") {
-    const std::string command = has_arg ? tail : "";
-    if (command.find_first_not_of(' ') == std::string::npos) {
-      Fail(spec, kind + " needs the engine's command line: " + kind + ":COMMAND");
+std::vector<ArenaPlayer> MakeArenaPlayers(const std::vector<std::string>& specs,
+                                          const PlayerDefaults& defaults) {
+  std::vector<ParsedSpec> parsed;
+  std::vector<std::string> model_paths;  // of the model players named by default
+  for (const std::string& spec : specs) {
+    parsed.push_back(ParseSpec(spec));
+    if (IsDefaultNamedModel(parsed.back())) model_paths.push_back(parsed.back().arg);
+  }
+  const std::vector<std::string> labels = ModelLabels(model_paths);
+  std::vector<ArenaPlayer> players;
+  std::size_t next_label = 0;
+  for (const ParsedSpec& spec : parsed) {
+    const bool labelled = IsDefaultNamedModel(spec);
+    players.push_back(BuildPlayer(spec, defaults, labelled ? labels[next_label++] : ""));
+  }
+  CheckDistinctNames(specs, players);
+  return players;
+}
+
+std::vector<std::string> ModelLabels(const std::vector<std::string>& paths) {
+  std::vector<std::vector<std::string>> parts;
+  for (const std::string& path : paths) parts.push_back(PathParts(path));
+  std::vector<std::string> labels;
+  for (std::size_t i = 0; i < parts.size(); ++i) {
+    // Tails that differ stay different when lengthened, so one pass over the others does.
+    std::size_t depth = 1;
+    for (std::size_t j = 0; j < parts.size(); ++j) {
+      if (parts[j] == parts[i]) continue;
+      while (Tail(parts[i], depth) == Tail(parts[j], depth)) ++depth;
     }
-    play::EngineOptions engine;
-    engine.name = EngineName(command);
-    engine.move_timeout_seconds = defaults.engine_timeout_seconds;
-    engine.nboard_depth = defaults.nboard_depth;
-    player.name = engine.name;
-    const bool gtp = kind == "gtp";
-    player.make = [gtp, command, engine](std::uint64_t) -> std::unique_ptr<play::Player> {
-      if (gtp) return std::make_unique<play::GtpPlayer>(command, engine);
-      return std::make_unique<play::NBoardPlayer>(command, engine);
-    };
-  } else {
-    Fail(spec, "unknown player kind '" + kind +
-                   "' (use random, greedy, alphabeta:D, model:PATH, gtp:COMMAND or nboard:COMMAND)");
+    labels.push_back(Tail(parts[i], depth));
   }
-  if (!name.empty()) {
-    player.name = name;
-    auto make = player.make;
-    // Engines and searches record the name they are given.
-    player.make = [make, name](std::uint64_t seed) {
-      auto p = make(seed);
-      return std::unique_ptr<play::Player>(new play::NamedPlayer(std::move(p), name));
-    };
-  }
-  return player;
+  return labels;
 }
 
 }  // namespace othello::arena

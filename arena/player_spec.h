@@ -10,12 +10,16 @@
 // model:PATH is an exported model file (`othello-zero export`, read with Eigen: no
 // LibTorch) or, with a loader that reads them (nn::LoadModel, LibTorch builds), a
 // checkpoint. NAME@ sets the name shown in results and game records; the defaults are
-// random, greedy, alphabetaD, the model file's stem with "/vN" (playouts), and the
-// engine's command line without its directory.
+// random, greedy, alphabetaD, the model file's stem with "/vN" (playouts) and "/Ss"
+// (time), and the engine's command line without its directory. Among several players
+// (MakeArenaPlayers) model files with one stem are told apart by their folders, a run's
+// checkpoints/ folder left out: runs/a/checkpoints/latest.ckpt and
+// runs/b/checkpoints/latest.ckpt play as a/latest/v200 and b/latest/v200.
 // A model's network is loaded once and its evaluator shared by every game.
 // Thread safety: the returned factories may be called from many threads.
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "arena/arena.h"
 #include "core/error.h"
@@ -35,8 +39,20 @@ struct PlayerDefaults {
 };
 
 // Throws core::InputError naming the spec and the problem (a model that cannot be
-// loaded included).
+// loaded, or an engine whose program is neither an executable file nor on PATH,
+// included).
 ArenaPlayer MakeArenaPlayer(const std::string& spec, const PlayerDefaults& defaults = {});
+
+// The players of `specs`, in order, with distinct names (model files told apart by
+// their folders). Throws core::InputError as MakeArenaPlayer does, and naming both specs
+// when two players still share a name (the message shows how to name them: NAME@SPEC).
+std::vector<ArenaPlayer> MakeArenaPlayers(const std::vector<std::string>& specs,
+                                          const PlayerDefaults& defaults = {});
+
+// The label of each model file in a player's default name: its stem, with as many of its
+// folders in front (checkpoints/ skipped) as tell it apart from every other file of
+// `paths` ("a/latest", "b/latest"). One file given twice gets one label.
+std::vector<std::string> ModelLabels(const std::vector<std::string>& paths);
 
 // An arena player searching with a shared evaluator (each game gets its own seed).
 ArenaPlayer SearchArenaPlayer(const std::string& name, std::shared_ptr<mcts::Evaluator> evaluator,

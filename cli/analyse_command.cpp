@@ -24,6 +24,7 @@ struct AnalyseOptions {
   std::uint64_t visits = 200;
   int exact_empties = 14;
   bool json = false;
+  std::string device = "auto";
 };
 
 core::Game GameFromGgf(const std::string& path, std::string_view text, const PlayModel& model,
@@ -130,7 +131,7 @@ play::AnalysisProgress ProgressLine() {
 }
 
 void RunAnalyse(const AnalyseOptions& opt) {
-  const PlayModel model = LoadPlayModel(opt.model);
+  const PlayModel model = LoadPlayModel(opt.model, opt.device);
   const core::Game game = ReadGame(opt.game, model, opt.model);
   play::AnalysisOptions options;
   options.visits = opt.visits;
@@ -162,6 +163,7 @@ void RegisterAnalyse(CLI::App& app) {
       ->capture_default_str()
       ->check(CLI::Range(0, 24));
   cmd->add_flag("--json", opt->json, "Machine-readable output (one JSON object)");
+  AddDeviceOption(*cmd, opt->device);
   cmd->callback([opt] { RunAnalyse(*opt); });
 }
 

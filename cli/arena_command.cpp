@@ -11,22 +11,23 @@
 namespace othello::cli {
 namespace {
 
+// The defaults are the arena's and the player specs' own (arena/arena.h, player_spec.h).
 struct ArenaCommandOptions {
   std::vector<std::string> players;
-  int games = 2;
-  std::string openings = "random:4";
+  int games = arena::ArenaOptions{}.games;
+  std::string openings = arena::ArenaOptions{}.openings;
   int size = 0;  // 0: the model players' (8 without models)
   bool anti = false;
-  int parallel = 1;
+  int parallel = arena::ArenaOptions{}.parallel;
   bool gauntlet = false;
   std::string time;
   std::string out_dir;
   std::string json;
-  std::uint64_t visits = 200;
-  std::string device = "auto";
-  double engine_timeout = 60;
-  int nboard_depth = 20;
-  std::uint64_t seed = 1;
+  std::uint64_t visits = arena::PlayerDefaults{}.visits;
+  std::string device = arena::PlayerDefaults{}.device;
+  double engine_timeout = arena::PlayerDefaults{}.engine_timeout_seconds;
+  int nboard_depth = arena::PlayerDefaults{}.nboard_depth;
+  std::uint64_t seed = arena::ArenaOptions{}.seed;
 };
 
 void RunArenaCommand(const ArenaCommandOptions& opt) {
@@ -36,10 +37,7 @@ void RunArenaCommand(const ArenaCommandOptions& opt) {
   defaults.device = opt.device;
   defaults.engine_timeout_seconds = opt.engine_timeout;
   defaults.nboard_depth = opt.nboard_depth;
-  std::vector<arena::ArenaPlayer> players;
-  for (const std::string& spec : opt.players) {
-    players.push_back(arena::MakeArenaPlayer(spec, defaults));
-  }
+  const std::vector<arena::ArenaPlayer> players = arena::MakeArenaPlayers(opt.players, defaults);
   arena::ArenaOptions options;
   // The game the models were trained for, unless given (RunArena refuses a mismatch).
   for (const arena::ArenaPlayer& player : players) {
@@ -81,28 +79,38 @@ void RegisterArena(CLI::App& app) {
                   "A player (repeat, at least two): random, greedy, alphabeta:D, "
                   "model:FILE[,visits=N,time=S,threads=T,solver=E,cpuct=C,device=D] (FILE: an exported "
                   "model, or a checkpoint in a LibTorch build), "
-                  "gtp:COMMAND, nboard:COMMAND; NAME@ in front names it")
+                  "gtp:COMMAND, nboard:COMMAND; NAME@ in front names it (two players may not share a "
+                  "name; models with the same file name are told apart by their folders)")
       ->required();
   cmd->add_option("--games", opt->games, "Games per pair (rounded up to even)")
+      ->capture_default_str()
       ->check(CLI::Range(1, 1000000));
   cmd->add_option("--openings", opt->openings,
-                  "random:K (K random plies) or a file with one transcript per line");
+                  "random:K (K random plies) or a file with one transcript per line")
+      ->capture_default_str();
   cmd->add_option("--size", opt->size,
                   "Board size (6, 8 or 10; default: the models', else 8; GTP engines need the "
                   "standard start)");
   cmd->add_flag("--anti", opt->anti, "Anti-Othello scoring (fewest discs wins; default: the models')");
-  cmd->add_option("--parallel", opt->parallel, "Games played at once")->check(CLI::Range(1, 256));
+  cmd->add_option("--parallel", opt->parallel, "Games played at once")
+      ->capture_default_str()
+      ->check(CLI::Range(1, 256));
   cmd->add_flag("--gauntlet", opt->gauntlet,
                "Only the first player against each of the others (not a round robin)");
-  cmd->add_option("--time", opt->time, "Time control MAIN+INC in seconds per player (e.g. 60+1)");
+  cmd->add_option("--time", opt->time,
+                  "Time control MAIN+INC in seconds per player (e.g. 60+1; default: untimed)");
   cmd->add_option("--out", opt->out_dir, "Directory for the games (GGF, appended to games.ggf)");
   cmd->add_option("--json", opt->json, "Write the results as JSON to this file");
-  cmd->add_option("--visits", opt->visits, "Default playouts per move of model players");
-  cmd->add_option("--device", opt->device, "Default device of model players (auto, cpu, cuda)");
+  cmd->add_option("--visits", opt->visits, "Default playouts per move of model players")
+      ->capture_default_str();
+  AddDeviceOption(*cmd, opt->device, "Default device of model players");
   cmd->add_option("--engine-timeout", opt->engine_timeout,
-                  "Untimed games: seconds an outside engine may take for one move");
-  cmd->add_option("--nboard-depth", opt->nboard_depth, "Search depth sent to NBoard engines");
-  cmd->add_option("--seed", opt->seed, "Seed of the openings and the players");
+                  "Untimed games: seconds an outside engine may take for one move")
+      ->capture_default_str();
+  cmd->add_option("--nboard-depth", opt->nboard_depth, "Search depth sent to NBoard engines")
+      ->capture_default_str();
+  cmd->add_option("--seed", opt->seed, "Seed of the openings and the players")
+      ->capture_default_str();
   cmd->callback([opt] { RunArenaCommand(*opt); });
 }
 

@@ -14,10 +14,11 @@ struct EngineCommandOptions {
   std::string model;
   StrengthOptions strength;
   std::uint64_t seed = 1;
+  std::string device = "auto";
 };
 
 void RunEngine(const EngineCommandOptions& opt, bool gtp) {
-  const PlayModel model = LoadPlayModel(opt.model);
+  const PlayModel model = LoadPlayModel(opt.model, opt.device);
   play::GameSession session(*model.evaluator, model.rules, opt.strength.Resolve(), opt.seed,
                             model.rules);
   if (gtp) {
@@ -33,7 +34,8 @@ void Register(CLI::App& app, const char* name, const char* help, bool gtp) {
   cmd->add_option("--model", opt->model, "Exported model file (or a checkpoint with LibTorch)")
       ->required();
   AddStrengthOptions(*cmd, opt->strength);
-  cmd->add_option("--seed", opt->seed, "Random seed");
+  cmd->add_option("--seed", opt->seed, "Random seed")->capture_default_str();
+  AddDeviceOption(*cmd, opt->device);
   cmd->callback([opt, gtp] { RunEngine(*opt, gtp); });
 }
 

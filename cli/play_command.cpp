@@ -21,6 +21,7 @@ struct PlayOptions {
   std::uint64_t seed = 1;
   std::uint64_t hint_visits = 300;     // playouts of a hint's search
   std::uint64_t analyse_visits = 200;  // playouts per searched position of `analyse`
+  std::string device = "auto";
 };
 
 // What the commands of a game need besides the session.
@@ -186,7 +187,7 @@ core::Rules GameRules(const PlayOptions& opt, const PlayModel& model) {
 }
 
 void RunPlay(const PlayOptions& opt, std::istream& in, std::ostream& out) {
-  const PlayModel model = LoadPlayModel(opt.model);
+  const PlayModel model = LoadPlayModel(opt.model, opt.device);
   const core::Rules rules = GameRules(opt, model);
   if (opt.color != "black" && opt.color != "white") throw CliError("--color must be black or white");
   play::GameSession session(*model.evaluator, rules, opt.strength.Resolve(), opt.seed, model.rules);
@@ -206,12 +207,16 @@ void RegisterPlay(CLI::App& app) {
   CLI::App* cmd = app.add_subcommand("play", "Play against the AI in the terminal");
   cmd->add_option("--model", opt->model, "Exported model file (or a checkpoint with LibTorch)")
       ->required();
-  cmd->add_option("--color", opt->color, "Your colour: black (moves first) or white");
-  cmd->add_option("--size", opt->size, "Board size (the model's: a different one is an error)");
-  cmd->add_option("--start", opt->start, "Start: standard, reversi, random or handicap");
-  cmd->add_option("--random-moves", opt->random_moves, "Plies of a random start");
+  cmd->add_option("--color", opt->color, "Your colour: black (moves first) or white")
+      ->capture_default_str();
+  cmd->add_option("--size", opt->size,
+                  "Board size (default: the model's; a different one is an error)");
+  cmd->add_option("--start", opt->start, "Start: standard, reversi, random or handicap")
+      ->capture_default_str();
+  cmd->add_option("--random-moves", opt->random_moves, "Plies of a random start")
+      ->capture_default_str();
   AddStrengthOptions(*cmd, opt->strength);
-  cmd->add_option("--seed", opt->seed, "Random seed");
+  cmd->add_option("--seed", opt->seed, "Random seed")->capture_default_str();
   cmd->add_option("--hint-visits", opt->hint_visits, "Playouts of a hint's search")
       ->capture_default_str()
       ->check(CLI::Range(std::uint64_t{1}, std::uint64_t{1} << 32));
@@ -219,6 +224,7 @@ void RegisterPlay(CLI::App& app) {
                   "Playouts per searched position of the analyse command")
       ->capture_default_str()
       ->check(CLI::Range(std::uint64_t{1}, std::uint64_t{1} << 32));
+  AddDeviceOption(*cmd, opt->device);
   cmd->callback([opt] { RunPlay(*opt, std::cin, std::cout); });
 }
 

@@ -1,8 +1,37 @@
 #include "cli/play_model.h"
 
+#include "core/error.h"
 #include "nn/model_loader.h"
 
 namespace othello::cli {
+
+namespace {
+
+#if OZ_HAVE_TORCH
+constexpr bool kHaveTorch = true;
+#else
+constexpr bool kHaveTorch = false;
+#endif
+
+bool IsCudaIndex(const std::string& device) {
+  return device.rfind("cuda:", 0) == 0 && device.size() > 5 &&
+         device.find_first_not_of("0123456789", 5) == std::string::npos;
+}
+
+// "" for a device this build can ask for, else why not.
+std::string CheckDevice(const std::string& device) {
+  const bool cuda = device == "cuda" || IsCudaIndex(device);
+  if (device != "auto" && device != "cpu" && !cuda) {
+    return "unknown device '" + device + "' (use auto, cpu, cuda or cuda:N)";
+  }
+  if (cuda && !kHaveTorch) {
+    return "device '" + device +
+           "': this build has no LibTorch, so models run on the CPU (use auto or cpu)";
+  }
+  return "";
+}
+
+}  // namespace
 
 nn::ModelLoader BuildModelLoader() {
 #if OZ_HAVE_TORCH
@@ -12,10 +41,30 @@ nn::ModelLoader BuildModelLoader() {
 #endif
 }
 
-PlayModel LoadPlayModel(const std::string& path) {
+PlayModel LoadPlayModel(const std::string& path, const std::string& device) {
   nn::ModelOptions options;
+  options.device = device;
   options.cache_entries = std::size_t{1} << 16;
-  return BuildModelLoader()(path, options);
+  try {
+    return BuildModelLoader()(path, options);
+  } catch (const core::InputError& e) {
+    // The device's errors (no CUDA here) do not name the file.
+    if (std::string(e.what()).find(path) != std::string::npos) throw;
+    throw core::InputError("model " + path + ": " + e.what());
+  }
+}
+
+CLI::Validator DeviceValidator() {
+  return CLI::Validator([](std::string& value) { return CheckDevice(value); },
+                        kHaveTorch ? "auto|cpu|cuda|cuda:N" : "auto|cpu", "device");
+}
+
+void AddDeviceOption(CLI::App& cmd, std::string& device, const std::string& what) {
+  const std::string help =
+      kHaveTorch ? what + ": auto (CUDA when there is a GPU, else the CPU), cpu, cuda or "
+                          "cuda:N; exported models run on the CPU only"
+                 : what + ": auto or cpu (this build has no LibTorch: models run on the CPU)";
+  cmd.add_option("--device", device, help)->capture_default_str()->check(DeviceValidator());
 }
 
 play::Strength StrengthOptions::Resolve() const {
@@ -27,10 +76,13 @@ play::Strength StrengthOptions::Resolve() const {
 }
 
 void AddStrengthOptions(CLI::App& cmd, StrengthOptions& options) {
-  cmd.add_option("--level", options.level, "Strength level 1 (weakest) to 10 (overrides --visits)")
+  cmd.add_option("--level", options.level,
+                 "Strength level 1 (weakest) to 10; overrides --visits and --seconds "
+                 "(default: none, --visits and --seconds rule)")
       ->check(CLI::Range(1, 10));
-  cmd.add_option("--visits", options.visits, "Playouts per move");
+  cmd.add_option("--visits", options.visits, "Playouts per move")->capture_default_str();
   cmd.add_option("--seconds", options.seconds, "Seconds per move (0: no limit)")
+      ->capture_default_str()
       ->check(CLI::Range(0.0, 1e6));
 }
 

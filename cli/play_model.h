@@ -1,7 +1,7 @@
 #pragma once
-// What the play subcommands (gtp, nboard, play, serve) share: the model behind them
-// (an exported model file, run with Eigen; or, in a build with LibTorch, a checkpoint)
-// and the strength options.
+// What the play subcommands (gtp, nboard, play, serve, analyse) share: the model behind
+// them (an exported model file, run with Eigen on the CPU; or, in a build with LibTorch,
+// a checkpoint, on the CPU or a CUDA device), the device option and the strength options.
 #include <memory>
 #include <string>
 
@@ -18,9 +18,18 @@ namespace othello::cli {
 nn::ModelLoader BuildModelLoader();
 
 using PlayModel = nn::LoadedModel;
-// With a result cache for play. Throws core::InputError naming the file (a missing,
-// corrupt or unknown file).
-PlayModel LoadPlayModel(const std::string& path);
+// With a result cache for play, on `device` (auto, cpu, cuda, cuda:N). Throws
+// core::InputError naming the file (a missing, corrupt or unknown file; an exported
+// model asked to run on CUDA) or the device (CUDA not available).
+PlayModel LoadPlayModel(const std::string& path, const std::string& device = "auto");
+
+// Accepts auto, cpu, cuda and cuda:N; in a build without LibTorch only auto and cpu (the
+// message says why). CLI11 puts the option's name in front of the message.
+CLI::Validator DeviceValidator();
+
+// --device (default auto: CUDA when this build's LibTorch sees a GPU, else the CPU).
+void AddDeviceOption(CLI::App& cmd, std::string& device,
+                     const std::string& what = "Device of the network");
 
 struct StrengthOptions {
   int level = 0;           // 1..10; 0: use visits/seconds
@@ -28,6 +37,7 @@ struct StrengthOptions {
   double seconds = 0;
   play::Strength Resolve() const;
 };
+// --level, --visits, --seconds, each with its default in the help.
 void AddStrengthOptions(CLI::App& cmd, StrengthOptions& options);
 
 }  // namespace othello::cli

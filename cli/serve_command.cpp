@@ -15,6 +15,7 @@ struct ServeOptions {
   int port = 8080;
   int level = 6;
   std::uint64_t seed = 1;
+  std::string device = "auto";
 };
 
 play::WebServer* g_server = nullptr;
@@ -24,7 +25,7 @@ extern "C" void StopServer(int) {
 }
 
 void RunServe(const ServeOptions& opt) {
-  const PlayModel model = LoadPlayModel(opt.model);
+  const PlayModel model = LoadPlayModel(opt.model, opt.device);
   play::WebApi api(*model.evaluator, model.rules, opt.level, opt.seed, model.rules);
   play::WebServer server(api);
   g_server = &server;
@@ -42,10 +43,14 @@ void RegisterServe(CLI::App& app) {
   CLI::App* cmd = app.add_subcommand("serve", "Play against the AI in a web browser");
   cmd->add_option("--model", opt->model, "Exported model file (or a checkpoint with LibTorch)")
       ->required();
-  cmd->add_option("--port", opt->port, "Port")->check(CLI::Range(1, 65535));
-  cmd->add_option("--host", opt->host, "Address to listen on (default: this machine only)");
-  cmd->add_option("--level", opt->level, "Default strength level 1-10")->check(CLI::Range(1, 10));
-  cmd->add_option("--seed", opt->seed, "Random seed");
+  cmd->add_option("--port", opt->port, "Port")->capture_default_str()->check(CLI::Range(1, 65535));
+  cmd->add_option("--host", opt->host, "Address to listen on (127.0.0.1: this machine only)")
+      ->capture_default_str();
+  cmd->add_option("--level", opt->level, "Default strength level 1-10 (the page can change it)")
+      ->capture_default_str()
+      ->check(CLI::Range(1, 10));
+  cmd->add_option("--seed", opt->seed, "Random seed")->capture_default_str();
+  AddDeviceOption(*cmd, opt->device);
   cmd->callback([opt] { RunServe(*opt); });
 }
 

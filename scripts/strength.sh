@@ -6,16 +6,20 @@
 # OUT/strength.png.
 #
 #   scripts/strength.sh --minutes 60                     train from scratch (quickstart), then rate
-#   scripts/strength.sh --minutes 60 --config configs/quickstart.yaml --set train.lr=0.01
+#   scripts/strength.sh --minutes 60 --config configs/quickstart.yaml --set train.learning_rate=0.01
 #   scripts/strength.sh --checkpoint runs/quickstart/checkpoints/latest.ckpt
 #   scripts/strength.sh --model model.ozm --games 40
 #
-# The model searches a fixed budget (--playouts, default 200, one thread) and also plays
-# its raw policy (one playout); every match is --games games (default 20) from distinct
-# random 4-ply openings, each with both colours. --level5 K adds K games against GRhino
-# level 5 (minutes a game; reported, not on the ladder). OUT defaults to
-# runs/strength-<date>; training writes OUT/run, the exported model is OUT/model.ozm.
-# --ladder FILE rates on another ladder CSV (as `othello-zero elo --csv` writes).
+# One of --minutes M (train M minutes on --config, default configs/quickstart.yaml, with
+# any --set KEY=VALUE overrides of its keys), --checkpoint FILE or --model FILE (an
+# exported model). The model searches a fixed budget (--playouts, default 200, one
+# thread) and also plays its raw policy (one playout); every match is --games games
+# (default 20) from random 4-ply openings, each with both colours, --parallel at once
+# (default: the number of cores). --level5 K adds K games against GRhino level 5 (minutes
+# a game; reported, not on the ladder). --out OUT defaults to runs/strength-DATE-TIME;
+# training writes OUT/run, an exported checkpoint is OUT/model.ozm, the games go to
+# OUT/games. --ladder FILE rates on another ladder CSV (as `othello-zero elo --csv`
+# writes). The program is built in build/ (Debian's CPU LibTorch).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 source scripts/deps.sh
@@ -39,7 +43,7 @@ while [ $# -gt 0 ]; do
     --parallel) parallel=$2; shift 2 ;;
     --out) out=$2; shift 2 ;;
     --ladder) ladder=$2; shift 2 ;;
-    -h|--help) sed -n '2,19p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    -h|--help) sed -n '2,/^set -euo/p' "$0" | sed -n 's/^# \{0,1\}//p'; exit 0 ;;
     *) echo "scripts/strength.sh: unknown argument '$1' (see --help)" >&2; exit 2 ;;
   esac
 done

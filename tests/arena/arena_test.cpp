@@ -150,6 +150,9 @@ TEST(PlayerSpec, BadSpecsNameTheProblem) {
       {"model:x.ckpt,visits=abc", "visits=abc"},
       {"model:x.ckpt,foo=1", "unknown option 'foo'"},
       {"gtp:", "needs the engine's command line"},
+      {"gtp:/nonexistent/gtp-rhino -l 1", "program '/nonexistent/gtp-rhino' is not an executable file"},
+      {"gtp:/tmp", "program '/tmp' is not an executable file"},
+      {"nboard:oz-no-such-engine -x", "program 'oz-no-such-engine' is not on PATH"},
       {"@random", "name before '@' is empty"},
   };
   for (const auto& [spec, expected] : cases) {
@@ -162,7 +165,8 @@ TEST(PlayerSpec, BadSpecsNameTheProblem) {
     }
   }
   EXPECT_EQ(MakeArenaPlayer("me@greedy").name, "me");
-  EXPECT_EQ(MakeArenaPlayer("gtp:/usr/games/gtp-rhino -l 3").name, "gtp-rhino -l 3");
+  EXPECT_EQ(MakeArenaPlayer("gtp:/bin/sh -l 3").name, "sh -l 3");
+  EXPECT_EQ(MakeArenaPlayer("nboard:sh -x").name, "sh -x");  // found on PATH
   EXPECT_EQ(MakeArenaPlayer("alphabeta:4").name, "alphabeta4");
 }
 
@@ -216,6 +220,62 @@ TEST(PlayerSpec, WithoutLibTorchACheckpointIsRefusedClearly) {
     EXPECT_NE(std::string(e.what()).find("device"), std::string::npos) << e.what();
   }
   fs::remove_all(dir);
+}
+
+TEST(PlayerSpec, ModelFilesWithOneStemAreToldApartByTheirFolders) {
+  EXPECT_EQ(ModelLabels({"runs/a/checkpoints/latest.ckpt", "runs/b/checkpoints/latest.ckpt"}),
+            (std::vector<std::string>{"a/latest", "b/latest"}));
+  EXPECT_EQ(ModelLabels({"x/m.ozm", "y/other.ozm"}), (std::vector<std::string>{"m", "other"}));
+  EXPECT_EQ(ModelLabels({"m.ozm", "./m.ozm"}), (std::vector<std::string>{"m", "m"}));
+  EXPECT_EQ(ModelLabels({"/r/a/b/m.ozm", "/r/c/b/m.ozm", "/r/other/m.ozm"}),
+            (std::vector<std::string>{"a/b/m", "c/b/m", "other/m"}));
+  EXPECT_EQ(ModelLabels({"/b/m.ozm", "/a/b/m.ozm"}), (std::vector<std::string>{"b/m", "a/b/m"}));
+}
+
+TEST(PlayerSpec, TwoRunsLatestCheckpointsGetDistinctNames) {
+  const fs::path dir = TempDir("runs");
+  for (const char* run : {"a", "b"}) {
+    fs::create_directories(dir / run / "checkpoints");
+    WriteTinyModel((dir / run / "checkpoints" / "latest.ozm").string(), core::Rules{});
+  }
+  const std::string a = "model:" + (dir / "a/checkpoints/latest.ozm").string() + ",visits=2";
+  const std::string b = "model:" + (dir / "b/checkpoints/latest.ozm").string() + ",visits=2";
+  const std::vector<ArenaPlayer> players = MakeArenaPlayers({a, b, "random"});
+  ASSERT_EQ(players.size(), 3u);
+  EXPECT_EQ(players[0].name, "a/latest/v2");
+  EXPECT_EQ(players[1].name, "b/latest/v2");
+  EXPECT_EQ(players[2].name, "random");
+  // One run's model under its own name.
+  EXPECT_EQ(MakeArenaPlayers({a, "random"})[0].name, "latest/v2");
+  // The same file twice with the same limits cannot be told apart: named by hand, it plays.
+  try {
+    MakeArenaPlayers({a, a});
+    ADD_FAILURE() << "two players named alike were accepted";
+  } catch (const core::InputError& e) {
+    const std::string what = e.what();
+    EXPECT_NE(what.find("are both named 'latest/v2'"), std::string::npos) << what;
+    EXPECT_NE(what.find("NAME@SPEC"), std::string::npos) << what;
+    EXPECT_NE(what.find("'" + a + "'"), std::string::npos) << what;
+  }
+  EXPECT_EQ(MakeArenaPlayers({"one@" + a, "two@" + a})[1].name, "two");
+  fs::remove_all(dir);
+}
+
+TEST(PlayerSpec, PlayersNamedAlikeByHandAreRefused) {
+  try {
+    MakeArenaPlayers({"x@random", "x@greedy"});
+    ADD_FAILURE() << "two players named x were accepted";
+  } catch (const core::InputError& e) {
+    EXPECT_NE(std::string(e.what()).find("players 'x@random' and 'x@greedy' are both named 'x'"),
+              std::string::npos)
+        << e.what();
+  }
+  try {
+    MakeArenaPlayers({"random", "ab:2", "random"});
+    ADD_FAILURE() << "random twice was accepted";
+  } catch (const core::InputError& e) {
+    EXPECT_NE(std::string(e.what()).find("both named 'random'"), std::string::npos) << e.what();
+  }
 }
 
 // Games drawn from known ratings; the fit must find them within its intervals.

@@ -28,10 +28,22 @@ if(MODEL)
   run_ok("model/v2 +random +[0-9]+ +[0-9]+ +[0-9]+ +2 "
          arena --player model:${MODEL},visits=2 --player random --games 2
          --out ${WORK}/arena_cli_model)
+  # Two runs' latest checkpoints are told apart by their run folders.
+  foreach(run a b)
+    file(MAKE_DIRECTORY ${WORK}/arena_cli_model/${run}/checkpoints)
+    file(COPY_FILE ${MODEL} ${WORK}/arena_cli_model/${run}/checkpoints/latest.ozm)
+  endforeach()
+  run_ok("a/latest/v2 +b/latest/v2 +[0-9]+ +[0-9]+ +[0-9]+ +2 "
+         arena --player model:${WORK}/arena_cli_model/a/checkpoints/latest.ozm,visits=2
+         --player model:${WORK}/arena_cli_model/b/checkpoints/latest.ozm,visits=2 --games 2)
+  run_fails("players 'model:[^']*' and 'model:[^']*' are both named 'model/v2': give them different names with NAME@SPEC"
+            arena --player model:${MODEL},visits=2 --player model:${MODEL},visits=2)
 endif()
 
 run_fails("player 'nobody': unknown player kind" arena --player random --player nobody)
 run_fails("at least two players" arena --player random)
+run_fails("players 'random' and 'random' are both named 'random': give them different names with NAME@SPEC \\(e\\.g\\. 'first@random'"
+          arena --player random --player greedy --player random)
 run_fails("time control 'x' is not MAIN\\+INC" arena --player random --player greedy --time x)
 run_fails("no such file or directory" elo ${WORK}/no-such-dir)
 file(WRITE ${WORK}/arena_cli_bad.ggf "(;GM[Othello]PB[a]PW[b]RE[+2]BO[8 zz]B[f5];)\n")
