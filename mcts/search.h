@@ -41,7 +41,7 @@ namespace othello::mcts {
 struct SearchParams {
   core::Rules rules;            // scoring of finished games and solved leaves
   // Play's and analysis's exploration constant: at 200 playouts 0.7 rated about 115 Elo
-  // above 1.5 in a round robin (README, The strength benchmark). Self-play keeps 1.5
+  // above 1.5 in a round robin (docs/evaluation.md, The strength benchmark). Self-play keeps 1.5
   // (training::SelfPlaySearchDefaults), the value its recipe was measured with.
   float c_puct = 0.7f;
   float fpu_reduction = 0.2f;   // unvisited child's value: parent's minus this * sqrt(visited prior)

@@ -108,7 +108,7 @@ void ReadMetadata(std::string_view text, const std::string& name, Checkpoint& ch
 }
 
 // Versions 1-3 held LibTorch archives. They are read with LibTorch's reader, which
-// trusts its input more than this project's readers do (README: Robustness).
+// trusts its input more than this project's readers do (docs/internals.md: Robustness).
 void LoadLegacyWeights(const Sections& s, const std::string& name, Checkpoint& checkpoint) {
   try {
     std::istringstream weights{std::string(s.weights)};

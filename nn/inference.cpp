@@ -47,7 +47,7 @@ constexpr bool kOneTorchThread = false;
 
 int DefaultCpuThreads(int max_batch) {
   if (kOneTorchThread) return 1;
-  // Measured with Debian's LibTorch 1.13 + OpenBLAS on 2 cores (README): one thread
+  // Measured with Debian's LibTorch 1.13 + OpenBLAS on 2 cores (docs/benchmarks.md): one thread
   // is fastest for single positions and keeps the server at the raw speed for small
   // batches; all cores pay, behind the server too, from batches of 32 up.
   const int cores = std::max(1u, std::thread::hardware_concurrency());

@@ -35,7 +35,7 @@ struct InferenceOptions {
   // Self-play's network (training/self_play.h): auto (eigen on the CPU, else torch),
   // torch or eigen.
   std::string backend = "auto";
-  int max_batch = 0;               // 0: 32 on the CPU, 256 on CUDA (measured, see README)
+  int max_batch = 0;               // 0: 32 on the CPU, 256 on CUDA (measured: docs/benchmarks.md)
   int max_wait_us = 1000;
   int threads = 0;                 // LibTorch CPU threads (0: the measured default)
   bool random_symmetry = false;    // training's default: training/config.h
@@ -47,12 +47,12 @@ struct InferenceOptions {
 // The device an options string asks for; throws core::InputError for an unknown
 // device or an unavailable CUDA.
 torch::Device ResolveDevice(const std::string& device);
-// The default number of LibTorch CPU threads (see README: measured on 2 cores).
+// The default number of LibTorch CPU threads (docs/benchmarks.md: measured on 2 cores).
 int DefaultCpuThreads(int max_batch);
 // Sets the thread count of OpenBLAS's own worker pool, when LibTorch's BLAS is OpenBLAS
 // (Debian's; found at run time, so another BLAS is left alone). Returns whether it was
 // set. OpenBLAS starts one worker per core and they spin in sched_yield between calls:
-// next to busy self-play and trainer threads that was 8% of all CPU time (perf, README).
+// next to busy self-play and trainer threads that was 8% of all CPU time (perf, docs/benchmarks.md).
 bool SetBlasThreads(int threads);
 
 class NetEvaluator : public mcts::Evaluator {

@@ -1,6 +1,6 @@
 #pragma once
 // The web page's API (`othello-zero serve`), separate from HTTP so it can be tested.
-// README's "The web page's JSON API" documents every route and field; in short:
+// docs/play.md, "The web page's JSON API", documents every route and field; in short:
 //   GET  /, /index.html, /app.js, /style.css   the page (play/web/), embedded at build time
 //   GET  /api/state        the game: board, side to move, legal moves, the line of moves
 //                          (played and undone), the evaluation graph, clocks, result

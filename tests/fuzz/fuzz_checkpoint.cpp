@@ -3,7 +3,7 @@
 // the fuzzer reaches the section sizes, the configuration, the metadata, the tensor
 // sections and the optimizer entries. Files of versions 1-3 (LibTorch archives inside)
 // are read by LibTorch's own archive reader, which is not fuzzed here: it is not built
-// for crafted input (README: Robustness).
+// for crafted input (docs/internals.md: Robustness).
 #include <cstdint>
 #include <cstring>
 #include <string>
