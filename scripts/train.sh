@@ -7,7 +7,7 @@
 #   against its LibTorch, and configs/8x8-gpu.yaml (a 10x128 net, 120 minutes).
 #   Otherwise: Debian's CPU LibTorch, a build in build/, configs/quickstart.yaml (60 minutes).
 #   --gpu / --cpu (or OZ_DEVICE=gpu|cpu) force either path; a CPU machine can build the GPU
-#   path (it then trains on the CPU: --set inference.device=cpu is implied).
+#   path (it then trains on the CPU: `train --device cpu`).
 #
 #   scripts/train.sh                                   the default run for this machine
 #   scripts/train.sh configs/6x6.yaml                  another configuration
