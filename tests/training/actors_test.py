@@ -105,8 +105,12 @@ class Procs:
             args += ["--set", "run.steps=%d" % steps]
         return self.start(name, args, fault)
 
-    def actor(self, name, fault=None):
-        return self.start(name, ["selfplay", "--run-dir", self.run_dir, "--threads", "1"], fault)
+    def actor(self, name, fault=None, threads=1):
+        """threads None: the run's selfplay.threads, 0 (a learner's): sized to this machine."""
+        args = ["selfplay", "--run-dir", self.run_dir]
+        if threads is not None:
+            args += ["--threads", str(threads)]
+        return self.start(name, args, fault)
 
     def close(self):
         for proc in self.procs:
@@ -135,7 +139,8 @@ def test_flow(procs, run_dir):
     learner = procs.learner("flow-learner")
     wait_for(lambda: os.path.exists(os.path.join(run_dir, "models", "latest.json")), 60,
              "the learner's first model")
-    actors = [procs.actor("flow-actor-%d" % i) for i in range(2)]
+    # One actor sizes itself: the run's config has selfplay.threads 0.
+    actors = [procs.actor("flow-actor-0"), procs.actor("flow-actor-1", threads=None)]
 
     def both_counted():
         return any(len(line.get("actors", [])) == 2 and line["total"]["positions_per_second"] > 0
@@ -154,6 +159,12 @@ def test_flow(procs, run_dir):
             fail("an actor did not stop cleanly on SIGTERM")
     if any(not r["stopped"] for r in actor_reports(run_dir)):
         fail("an actor's last report does not say it stopped")
+    sized = open(os.path.join(procs.logs, "flow-actor-1.log")).read()
+    if "sizes its threads to this machine" not in sized:
+        fail("the actor without --threads on a learner's run did not size itself:\n" + sized)
+    cores = os.cpu_count() or 1
+    if ("actor " not in sized) or (": %d self-play threads" % cores) not in sized:
+        fail("the self-sized actor does not run %d threads (this machine's cores):\n%s" % (cores, sized))
     print("flow: learner to step %d with %d games from 2 actors; both actors took its model of step %d"
           % (result["step"], result["games"], result["published_step"]), flush=True)
 
