@@ -2,6 +2,7 @@
 // config: the configuration's keys with their defaults and ranges.
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstdlib>
 #include <filesystem>
 #include <iostream>
@@ -67,6 +68,20 @@ std::string ThisExecutable() {
   return exe.string();
 }
 
+// A checkpoint of the run from about half-way (DIR/checkpoints/step-*.ckpt), or a
+// placeholder when there is none yet besides the newest.
+std::string EarlierCheckpoint(const std::string& dir) {
+  std::vector<std::string> steps;
+  std::error_code error;
+  for (const auto& entry : std::filesystem::directory_iterator(dir + "/checkpoints", error)) {
+    const std::string name = entry.path().filename().string();
+    if (name.rfind("step-", 0) == 0 && entry.path().extension() == ".ckpt") steps.push_back(name);
+  }
+  std::sort(steps.begin(), steps.end());  // zero-padded step numbers
+  if (steps.size() < 2) return dir + "/checkpoints/step-NNNNNNNN.ckpt";
+  return dir + "/checkpoints/" + steps[(steps.size() - 1) / 2];
+}
+
 // What to do with the run's models, printed when the run stops.
 void PrintNextSteps(const std::string& dir, std::ostream& out) {
   const std::string exe = ThisExecutable();
@@ -74,9 +89,9 @@ void PrintNextSteps(const std::string& dir, std::ostream& out) {
   out << "\nplay against it:\n"
       << "  " << exe << " play --model " << latest << "                 # in the terminal\n"
       << "  " << exe << " serve --model " << latest << "                # in the browser: http://localhost:8080\n"
-      << "compare two checkpoints (here: the newest against an earlier one):\n"
-      << "  " << exe << " arena --player model:" << latest << " --player model:" << dir
-      << "/checkpoints/step-NNNNNNNN.ckpt --games 100\n"
+      << "compare two checkpoints (here: the newest against one from half-way):\n"
+      << "  " << exe << " arena --player model:" << latest << " --player model:"
+      << EarlierCheckpoint(dir) << " --games 100\n"
       << "plot the run: scripts/plot.py " << dir << "\n";
 }
 
