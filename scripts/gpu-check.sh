@@ -106,8 +106,8 @@ else
   report "gpu: nvidia-smi not found"
 fi
 python=${PYTHON:-python3}
-torch_info=$("$python" -c 'import torch; print(torch.__version__, torch.version.cuda, torch.cuda.is_available(), int(torch._C._GLIBCXX_USE_CXX11_ABI), torch.utils.cmake_prefix_path)' 2>&1)
-report "python3 torch (version, CUDA, available, C++11 ABI, cmake prefix): $torch_info"
+torch_info=$("$python" -W ignore -c 'import torch; print(torch.__version__, torch.version.cuda, torch.cuda.is_available(), int(torch._C._GLIBCXX_USE_CXX11_ABI), torch.utils.cmake_prefix_path)' 2>&1)
+report "$python's torch (version, CUDA, available, C++11 ABI, cmake prefix): $torch_info"
 report ""
 
 # 1. The Debian packages into a private prefix.
@@ -138,7 +138,7 @@ export PKG_CONFIG_PATH="$prefix/usr/lib/x86_64-linux-gnu/pkgconfig:$prefix/usr/s
 export PKG_CONFIG_LIBDIR="$PKG_CONFIG_PATH"
 
 # 2. Configure and build what the checks run.
-torch_prefix=${TORCH_PREFIX:-$("$python" -c 'import torch; print(torch.utils.cmake_prefix_path)' 2>/dev/null)}
+torch_prefix=${TORCH_PREFIX:-$("$python" -W ignore -c 'import torch; print(torch.utils.cmake_prefix_path)' 2>/dev/null)}
 # The torch folder itself first: LibTorch's CMake files look for its libraries in the
 # system's folders before their own (CMakeLists.txt refuses a mix).
 torch_root=$(cd "$torch_prefix/../.." 2>/dev/null && pwd)
