@@ -32,3 +32,16 @@ if(NOT rc EQUAL 0 OR NOT err MATCHES "resuming .* from step [0-9]+\n" OR
    NOT out MATCHES "stopped at step 10 ")
   message(FATAL_ERROR "the run did not resume after the failures (${rc}):\n${out}\n${err}")
 endif()
+# At the end it says how to play the model and compare two of its checkpoints.
+if(NOT out MATCHES "play against it:\n  [^\n]* play --model ${run}/checkpoints/latest.ckpt" OR
+   NOT out MATCHES "serve --model ${run}/checkpoints/latest.ckpt" OR
+   NOT out MATCHES "arena --player model:${run}/checkpoints/latest.ckpt --player model:${run}/checkpoints/step-[0-9]+.ckpt")
+  message(FATAL_ERROR "the run did not print the commands to play and compare its models:\n${out}")
+endif()
+
+# `othello-zero config`: the configuration reference's rows, from the code.
+execute_process(COMMAND ${EXE} config OUTPUT_VARIABLE out RESULT_VARIABLE rc)
+if(NOT rc EQUAL 0 OR NOT out MATCHES "\n\\| `train.batch_size` \\| `128` \\| 1..65536 \\|\n" OR
+   NOT out MATCHES "\n\\| `selfplay.threads` \\| `auto` \\| auto, 0..1024 \\|\n")
+  message(FATAL_ERROR "othello-zero config (${rc}) did not list the keys:\n${out}")
+endif()
