@@ -246,6 +246,9 @@ std::vector<std::string> LadderOpponents(int board_size) {
   return players;
 }
 
+namespace {
+
+// selfplay.threads auto on `machine` (SizedForMachine says why).
 int AutoSelfPlayThreads(const Machine& machine, bool trains) {
   const int n = static_cast<int>(std::max(1u, machine.cores));
   if (!trains) return machine.gpu ? std::max(1, n - 1) : n;
@@ -254,6 +257,8 @@ int AutoSelfPlayThreads(const Machine& machine, bool trains) {
   // the CPU self-play and the trainer share the cores half and half.
   return machine.gpu ? std::max(1, n * 3 / 4) : std::max(1, n / 2);
 }
+
+}  // namespace
 
 TrainingConfig SizedForMachine(TrainingConfig config, const Machine& machine, bool trains) {
   const int n = static_cast<int>(std::max(1u, machine.cores));
