@@ -13,15 +13,10 @@ constexpr bool kHaveTorch = true;
 constexpr bool kHaveTorch = false;
 #endif
 
-bool IsCudaIndex(const std::string& device) {
-  return device.rfind("cuda:", 0) == 0 && device.size() > 5 &&
-         device.find_first_not_of("0123456789", 5) == std::string::npos;
-}
-
 // "" for a device this build can ask for, else why not.
 std::string CheckDevice(const std::string& device) {
-  const bool cuda = device == "cuda" || IsCudaIndex(device);
-  if (device != "auto" && device != "cpu" && !cuda) {
+  const bool cuda = nn::IsCudaDeviceName(device);
+  if (!nn::IsDeviceName(device)) {
     return "unknown device '" + device + "' (use auto, cpu, cuda or cuda:N)";
   }
   if (cuda && !kHaveTorch) {

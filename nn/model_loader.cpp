@@ -9,6 +9,16 @@
 
 namespace othello::nn {
 
+bool IsCudaDeviceName(const std::string& device) {
+  const bool indexed = device.rfind("cuda:", 0) == 0 && device.size() > 5 &&
+                       device.find_first_not_of("0123456789", 5) == std::string::npos;
+  return device == "cuda" || indexed;
+}
+
+bool IsDeviceName(const std::string& device) {
+  return device == "auto" || device == "cpu" || IsCudaDeviceName(device);
+}
+
 LoadedModel LoadExportedModel(const std::string& path, const ModelOptions& options) {
   if (!std::ifstream(path)) throw core::InputError("model " + path + ": cannot be opened");
   if (!IsModelFile(path)) {

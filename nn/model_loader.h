@@ -19,6 +19,12 @@
 
 namespace othello::nn {
 
+// Whether `device` names a device the way every option does: auto, cpu, cuda or cuda:N
+// (not whether this machine has it).
+bool IsDeviceName(const std::string& device);
+// Whether `device` is cuda or cuda:N.
+bool IsCudaDeviceName(const std::string& device);
+
 struct ModelOptions {
   std::string device = "auto";    // auto, cpu, cuda, cuda:N (exported models: the CPU only)
   std::size_t cache_entries = 0;  // result cache in front of the network (0: none)

@@ -6,6 +6,7 @@
 
 #include "core/error.h"
 #include "core/notation.h"
+#include "nn/model_loader.h"
 #include "training/config_reader.h"
 
 namespace othello::training {
@@ -141,16 +142,10 @@ void ReadReplay(ConfigReader& r, WindowConfig& w) {
   }
 }
 
-bool IsDeviceName(const std::string& device) {
-  const bool cuda_index = device.rfind("cuda:", 0) == 0 && device.size() > 5 &&
-                          device.find_first_not_of("0123456789", 5) == std::string::npos;
-  return device == "auto" || device == "cpu" || device == "cuda" || cuda_index;
-}
-
 void ReadInference(ConfigReader& r, nn::InferenceOptions& o) {
   o.device = r.String("inference.device", o.device);
   r.DescribeRange("inference.device", "auto, cpu, cuda, cuda:N");
-  if (!IsDeviceName(o.device)) {
+  if (!nn::IsDeviceName(o.device)) {
     Reject(r, "inference.device", o.device, "expected auto, cpu, cuda or cuda:N");
   }
   o.precision = r.String("inference.precision", o.precision, {"auto", "fp32", "fp16", "bf16"});
