@@ -151,39 +151,37 @@ void ConfigReader::DescribeRange(const std::string& key, const std::string& rang
   }
 }
 
+int ConfigReader::IntValue(const std::string& key, const YAML::Node& node, int lo, int hi,
+                           bool or_auto) const {
+  const std::string expected = or_auto ? "expected auto or an integer" : "expected an integer";
+  int value;
+  try {
+    if (!node.IsScalar()) throw YAML::Exception(YAML::Mark(), "");
+    value = node.as<int>();
+  } catch (const YAML::Exception&) {
+    Fail(key, node, expected);
+  }
+  if (value < lo || value > hi) {
+    const std::string range = "[" + std::to_string(lo) + ", " + std::to_string(hi) + "]";
+    Fail(key, node, or_auto ? expected + " in " + range : "out of range " + range);
+  }
+  return value;
+}
+
 int ConfigReader::IntOrAuto(const std::string& key, int fallback, int lo, int hi) {
   const std::string range = "auto, " + NumberText(lo) + ".." + NumberText(hi);
   Record(key, fallback == kAuto ? "auto" : NumberText(fallback), range);
   const YAML::Node node = Find(key);
   if (!node.IsDefined() || node.IsNull()) return fallback;
   if (node.IsScalar() && node.Scalar() == "auto") return kAuto;
-  int value;
-  try {
-    if (!node.IsScalar()) throw YAML::Exception(YAML::Mark(), "");
-    value = node.as<int>();
-  } catch (const YAML::Exception&) {
-    Fail(key, node, "expected auto or an integer");
-  }
-  if (value < lo || value > hi) Fail(key, node, "expected auto or an integer in [" +
-                                                    NumberText(lo) + ", " + NumberText(hi) + "]");
-  return value;
+  return IntValue(key, node, lo, hi, /*or_auto=*/true);
 }
 
 int ConfigReader::Int(const std::string& key, int fallback, int lo, int hi) {
   Record(key, NumberText(fallback), NumberText(lo) + ".." + NumberText(hi));
   const YAML::Node node = Find(key);
   if (!node.IsDefined() || node.IsNull()) return fallback;
-  int value;
-  try {
-    if (!node.IsScalar()) throw YAML::Exception(YAML::Mark(), "");
-    value = node.as<int>();
-  } catch (const YAML::Exception&) {
-    Fail(key, node, "expected an integer");
-  }
-  if (value < lo || value > hi) {
-    Fail(key, node, "out of range [" + std::to_string(lo) + ", " + std::to_string(hi) + "]");
-  }
-  return value;
+  return IntValue(key, node, lo, hi, /*or_auto=*/false);
 }
 
 double ConfigReader::Double(const std::string& key, double fallback, double lo, double hi) {

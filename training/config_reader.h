@@ -80,6 +80,10 @@ class ConfigReader {
   void CollectKeys(const YAML::Node& node, const std::string& prefix,
                    std::vector<std::pair<std::string, int>>& out) const;
   void Record(const std::string& key, std::string default_text, std::string range);
+  // The integer `node` holds, in [lo, hi]; errors name `key` (and the word auto when it
+  // is allowed too).
+  int IntValue(const std::string& key, const YAML::Node& node, int lo, int hi,
+               bool or_auto) const;
 
   YAML::Node root_;
   std::string name_;
