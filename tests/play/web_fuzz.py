@@ -53,7 +53,11 @@ class Fuzz:
         with self.lock:
             self.sent[category] += 1
             self.statuses[status] += 1
-            if status not in ALLOWED and status not in ("RemoteDisconnected", "BadStatusLine"):
+            # A connection the server closed (its 2 s read timeout, on a loaded machine) ends
+            # with a FIN (RemoteDisconnected) or, when the request was still unread, a reset;
+            # the liveness checks show that the server itself keeps answering.
+            if status not in ALLOWED and status not in ("RemoteDisconnected", "BadStatusLine",
+                                                        "ConnectionResetError"):
                 self.failures.append(f"{category}: {method} {path[:60]} -> {status}")
             elif isinstance(status, int) and method != "HEAD" and not path.startswith("/index") \
                     and path != "/" and data:
