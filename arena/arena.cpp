@@ -14,6 +14,7 @@
 
 #include "core/file_io.h"
 #include "core/notation.h"
+#include "core/rng.h"
 
 namespace othello::arena {
 

@@ -4,6 +4,7 @@
 
 #include "core/geometry.h"
 #include "core/hash.h"
+#include "core/rng.h"
 
 namespace othello::core {
 namespace {

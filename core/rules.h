@@ -16,6 +16,7 @@
 #include "core/error.h"
 #include "core/hash.h"
 #include "core/position.h"
+#include "core/rng.h"
 
 namespace othello::core {
 

@@ -4,6 +4,7 @@
 #include <cmath>
 #include <numeric>
 
+#include "core/rng.h"
 #include "mcts/search.h"
 
 namespace othello::mcts {

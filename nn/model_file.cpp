@@ -10,6 +10,7 @@
 #include "core/error.h"
 #include "core/file_io.h"
 #include "core/hash.h"
+#include "core/rng.h"
 #include "nn/binary_io.h"
 #include "nn/json_fields.h"
 #include "nn/rules_json.h"

@@ -6,6 +6,7 @@
 #include <utility>
 #include <vector>
 
+#include "core/rng.h"
 #include "core/rules.h"
 
 namespace othello::play {

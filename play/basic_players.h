@@ -11,6 +11,7 @@
 #include <string>
 
 #include "core/hash.h"
+#include "core/rng.h"
 #include "play/player.h"
 
 namespace othello::play {

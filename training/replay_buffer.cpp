@@ -8,6 +8,7 @@
 
 #include "core/error.h"
 #include "core/file_io.h"
+#include "core/rng.h"
 #include "training/replay_format.h"
 
 namespace othello::training {

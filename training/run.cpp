@@ -12,6 +12,7 @@
 
 #include "core/error.h"
 #include "core/file_io.h"
+#include "core/rng.h"
 #include "nn/checkpoint.h"
 #include "nn/inference.h"
 #include "nn/rules_json.h"

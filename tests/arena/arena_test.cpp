@@ -13,6 +13,7 @@
 #include "arena/player_spec.h"
 #include "core/hash.h"
 #include "core/notation.h"
+#include "core/rng.h"
 #include "nn/model_file.h"
 
 namespace othello::arena {

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "core/hash.h"
+#include "core/rng.h"
 #include "core/rules.h"
 #include "mcts/eval_cache.h"
 

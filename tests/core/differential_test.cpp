@@ -12,6 +12,7 @@
 #include "core/hash.h"
 #include "core/layout.h"
 #include "core/notation.h"
+#include "core/rng.h"
 #include "core/rules.h"
 #include "tests/core/convert.h"
 

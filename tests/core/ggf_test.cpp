@@ -4,6 +4,7 @@
 #include "core/ggf.h"
 #include "core/hash.h"
 #include "core/notation.h"
+#include "core/rng.h"
 
 namespace othello::core {
 namespace {

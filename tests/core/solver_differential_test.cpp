@@ -9,6 +9,7 @@
 
 #include "core/hash.h"
 #include "core/notation.h"
+#include "core/rng.h"
 #include "core/rules.h"
 #include "core/solver.h"
 

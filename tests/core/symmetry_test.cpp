@@ -3,6 +3,7 @@
 
 #include "core/hash.h"
 #include "core/notation.h"
+#include "core/rng.h"
 #include "core/rules.h"
 #include "core/symmetry.h"
 #include "tests/core/convert.h"

@@ -9,6 +9,7 @@
 
 #include "core/hash.h"
 #include "core/notation.h"
+#include "core/rng.h"
 #include "core/solver.h"
 #include "mcts/eval_cache.h"
 #include "mcts/search.h"

@@ -11,6 +11,7 @@
 
 #include "core/notation.h"
 #include "core/obf.h"
+#include "core/rng.h"
 #include "core/solver.h"
 #include "mcts/evaluator.h"
 #include "play/game_analysis.h"

@@ -8,11 +8,12 @@
 
 #include "core/ggf.h"
 #include "core/notation.h"
+#include "core/rng.h"
 #include "mcts/evaluator.h"
 #include "play/basic_players.h"
 #include "play/engine_players.h"
-#include "play/search_player.h"
 #include "play/match.h"
+#include "play/search_player.h"
 
 namespace othello::play {
 namespace {

@@ -22,9 +22,10 @@
 
 #include "core/error.h"
 #include "core/hash.h"
+#include "core/rng.h"
+#include "tests/training/teacher_samples.h"
 #include "training/distributed.h"
 #include "training/trainer.h"
-#include "tests/training/teacher_samples.h"
 
 #include <torch/csrc/distributed/c10d/TCPStore.hpp>
 #include <torch/version.h>

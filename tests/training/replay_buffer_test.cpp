@@ -5,9 +5,10 @@
 #include <cstring>
 #include <fstream>
 
-#include "core/error.h"
-#include "core/symmetry.h"
 #include "core/checksum.h"
+#include "core/error.h"
+#include "core/rng.h"
+#include "core/symmetry.h"
 #include "training/replay_buffer.h"
 #include "training/replay_format.h"
 

@@ -5,6 +5,7 @@
 
 #include "core/hash.h"
 #include "core/position.h"
+#include "core/rng.h"
 #include "training/sample.h"
 
 namespace othello::training {

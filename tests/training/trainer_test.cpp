@@ -11,9 +11,10 @@
 
 #include "core/error.h"
 #include "core/hash.h"
+#include "core/rng.h"
 #include "nn/mixed_precision.h"
-#include "training/trainer.h"
 #include "tests/training/teacher_samples.h"
+#include "training/trainer.h"
 
 namespace othello::training {
 namespace {
