@@ -1,7 +1,9 @@
 #pragma once
-// Subcommands of the othello-zero executable, one file each. Each Register function
-// adds its subcommand (with --help) to the app; the callback runs it and throws
-// CliError, or another std::exception, on failure.
+// Subcommands of the othello-zero executable, each in a file named after it
+// (NAME_command.cpp), except `config` (in train_command.cpp) and the engines gtp and
+// nboard (engine_commands.cpp). Each Register function adds its subcommand (with
+// --help) to the app; the callback runs it and throws CliError, or another
+// std::exception, on failure.
 #include <stdexcept>
 #include <string>
 

@@ -1,4 +1,4 @@
-// othello-zero: the one executable; each subcommand lives in its own file.
+// othello-zero: the one executable; the subcommands are registered here (cli/commands.h).
 #include <exception>
 #include <iostream>
 

@@ -7,7 +7,7 @@
 // Points: "write" (core/file_io.cpp, any atomic file write), "kill:WHAT" (the process
 // kills itself with SIGKILL half-way through an atomic write of a WHAT file, e.g.
 // "kill:incoming shard"), "kill:ingest" (the learner dies between journaling actors'
-// games and removing their files, training/run_dir.cpp), "evaluate" (the network evaluator, nn/inference.cpp),
+// games and removing their files, training/run_dir.cpp), "evaluate" (every network backend's function, nn::WithFaultPoint in nn/evaluator.cpp),
 // "train.step" (training/trainer.cpp).
 // Unarmed (every normal run), a check is one relaxed atomic load.
 // Thread safety: InjectFault from any thread; SetFaults while no armed point is used.

@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <optional>
 
+#include "core/solver_nodes.h"
+#include "core/solver_parallel.h"
 #include "core/solver_search.h"
 
 namespace othello::core {

@@ -1,5 +1,6 @@
 #pragma once
-// Internal to the solver (included by solver.cpp only): the search context with its
+// Internal to the solver (solver.cpp includes it, with the nodes, solver_nodes.h, and
+// the parallel search, solver_parallel.h, each of which includes it): the search context with its
 // limits, and the search itself, templated on the internal board layout (layout.h) so
 // that 4x4, 6x6 and 8x8 all run on the tuned 8x8 move generator.
 //
@@ -245,6 +246,3 @@ struct Masks {
 };
 
 }  // namespace othello::core::solver_detail
-
-#include "core/solver_nodes.h"
-#include "core/solver_parallel.h"
