@@ -32,11 +32,17 @@
 #include <vector>
 
 #include "core/hash.h"
+#include "core/rng.h"
 #include "core/rules.h"
 #include "mcts/evaluator.h"
 #include "mcts/tree.h"
 
 namespace othello::mcts {
+
+// The most empties at which any setting (search.solver_empties, an arena player's
+// solver=N) lets the search solve leaves exactly: one solve of 20 empties takes about a
+// second on one core, which a playout cannot wait for.
+inline constexpr int kMaxSolverEmpties = 20;
 
 struct SearchParams {
   core::Rules rules;            // scoring of finished games and solved leaves
@@ -46,7 +52,8 @@ struct SearchParams {
   float c_puct = 0.7f;
   float fpu_reduction = 0.2f;   // unvisited child's value: parent's minus this * sqrt(visited prior)
   float root_fpu_reduction = 0.0f;
-  int solver_empties = 10;      // solve leaves with at most this many empties (0: never)
+  int solver_empties = 10;      // solve leaves with at most this many empties (0: never;
+                                // at most kMaxSolverEmpties)
   int leaves_per_batch = 16;    // leaves a thread gathers per evaluator call
   int threads = 1;              // threads on one tree (RunSearch)
 

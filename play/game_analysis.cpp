@@ -20,9 +20,6 @@
 namespace othello::play {
 namespace {
 
-// The in-search solver's empties (as GameSession::Analyze): leaves this small are solved.
-constexpr int kSearchSolverEmpties = 12;
-
 bool Stopped(const std::atomic<bool>* stop) {
   return stop != nullptr && stop->load(std::memory_order_relaxed);
 }
@@ -55,38 +52,28 @@ std::optional<PositionValue> SolvedValue(const core::Position& position, const c
   return ExactValue(result.score, has_move ? result.best_move : core::kPass);
 }
 
-// A fresh tree search of `visits` playouts, as GameSession::Analyze() searches.
+// A fresh tree search of `visits` playouts, with play's settings (PlaySearch).
 std::optional<PositionValue> SearchedValue(mcts::Evaluator& evaluator,
                                            const core::Position& position,
                                            const core::Rules& rules, std::uint64_t visits,
                                            std::uint64_t seed, const std::atomic<bool>* stop) {
   visits = std::max<std::uint64_t>(visits, 1);
   mcts::Tree tree(position, TreeNodesFor(visits, /*seconds=*/0));
-  mcts::SearchParams params;
+  mcts::SearchParams params = PlaySearch(visits).params;
   params.rules = rules;
-  params.leaves_per_batch = 8;
-  params.solver_empties = visits <= 1 ? 0 : kSearchSolverEmpties;
   mcts::SearchLimits limits;
   limits.playouts = visits;
   limits.stop = stop;
   mcts::TreeSearch search(tree, evaluator, params, seed);
   const mcts::SearchResult result = mcts::RunSearch(search, evaluator, limits);
   if (Stopped(stop)) return std::nullopt;
-  if (result.exact) {
-    PositionValue value = ExactValue(result.exact_score, result.move);
-    if (!result.pv.empty()) value.pv = result.pv;
-    return value;
-  }
+  const MoveEvaluation best = SearchedMove(result, result.move, position.squares());
   PositionValue value;
   value.best = result.move;
   value.pv = result.pv;
-  value.discs = result.q * position.squares() / 2.0;
-  value.win_probability = result.win + 0.5 * result.draw;
-  for (const mcts::SearchResult::Child& child : result.children) {
-    if (child.move != result.move) continue;
-    value.discs = child.q * position.squares() / 2.0;
-    value.win_probability = (child.q + 1) / 2;
-  }
+  value.discs = best.discs;
+  value.win_probability = best.win_probability;
+  value.exact = best.exact;
   if (value.pv.empty()) value.pv = {value.best};
   return value;
 }

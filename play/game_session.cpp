@@ -38,6 +38,26 @@ std::string FormatDiscs(double discs) {
   return text;
 }
 
+MoveEvaluation SearchedMove(const mcts::SearchResult& result, core::Square move, int squares) {
+  const double half_board = squares / 2.0;
+  MoveEvaluation m;
+  m.move = move;
+  m.win_probability = result.win + 0.5 * result.draw;
+  m.discs = result.q * half_board;
+  for (const mcts::SearchResult::Child& child : result.children) {
+    if (child.move != move) continue;
+    m.visits = child.visits;
+    m.win_probability = (child.q + 1) / 2;
+    m.discs = child.q * half_board;
+  }
+  if (result.exact && move == result.move) {
+    m.exact = true;
+    m.discs = result.exact_score;
+    m.win_probability = m.discs > 0 ? 1.0 : m.discs < 0 ? 0.0 : 0.5;
+  }
+  return m;
+}
+
 GameSession::GameSession(mcts::Evaluator& evaluator, const core::Rules& rules, Strength strength,
                          std::uint64_t seed, std::optional<core::Rules> trained)
     : evaluator_(evaluator),
@@ -153,41 +173,25 @@ core::Square GameSession::SampleMove(const mcts::SearchResult& result) {
 Analysis GameSession::Analyze(double extra_seconds) {
   const core::Position& position = game_.position();
   mcts::Tree& tree = tree_.Sync(game_, TreeNodesFor(strength_.visits, strength_.seconds));
-  mcts::SearchParams params;
-  params.rules = game_.rules();
-  params.leaves_per_batch = 8;
-  params.solver_empties = strength_.visits <= 1 ? 0 : 12;
   mcts::SearchLimits limits;
   limits.playouts = strength_.visits;
   limits.seconds = strength_.seconds;
   if (extra_seconds > 0) {
     limits.seconds = limits.seconds > 0 ? std::min(limits.seconds, extra_seconds) : extra_seconds;
   }
-  if (limits.playouts == 0 && limits.seconds == 0) limits.playouts = 400;
+  if (limits.playouts == 0 && limits.seconds == 0) limits.playouts = kPlayVisits;
+  mcts::SearchParams params = PlaySearch(limits.playouts, limits.seconds).params;
+  params.rules = game_.rules();
   const int ply = static_cast<int>(game_.moves().size());
   mcts::TreeSearch search(tree, evaluator_, params, seed_ * 7919 + ply);
   const mcts::SearchResult result = mcts::RunSearch(search, evaluator_, limits, ply);
-  const double half_board = position.squares() / 2.0;
   Analysis analysis;
   analysis.playouts = result.playouts;
   analysis.seconds = result.seconds;
   analysis.pv = result.pv;
-  analysis.best.move = result.move;
-  analysis.best.win_probability = result.win + 0.5 * result.draw;
-  analysis.best.exact = result.exact;
-  analysis.best.discs = result.exact ? result.exact_score : result.q * half_board;
+  analysis.best = SearchedMove(result, result.move, position.squares());
   for (const auto& child : result.children) {
-    MoveEvaluation m;
-    m.move = child.move;
-    m.visits = child.visits;
-    m.win_probability = (child.q + 1) / 2;
-    m.discs = child.q * half_board;
-    if (child.move == result.move) {
-      m.exact = result.exact;
-      if (result.exact) m.discs = result.exact_score;
-      analysis.best.visits = child.visits;
-    }
-    analysis.moves.push_back(m);
+    analysis.moves.push_back(SearchedMove(result, child.move, position.squares()));
   }
   if (strength_.temperature > 0 && !result.proven && !result.children.empty()) {
     analysis.best.move = SampleMove(result);

@@ -25,12 +25,13 @@
 #include <vector>
 
 #include "core/ggf.h"
+#include "core/rng.h"
 #include "play/search_player.h"
 
 namespace othello::play {
 
 struct Strength {
-  std::uint64_t visits = 400;  // playouts per move (0: only the time limit)
+  std::uint64_t visits = kPlayVisits;  // playouts per move (0: only the time limit)
   double seconds = 0;          // per move (0: only the playout limit)
   float temperature = 0;       // > 0: sample moves by visits^(1/T) (weaker, varied)
   std::string Describe() const;
@@ -46,8 +47,15 @@ struct MoveEvaluation {
   std::uint32_t visits = 0;
 };
 
+// A searched move's evaluation from the search's result, the one conversion that play
+// and analysis share: the move's value q as a win probability (q + 1) / 2 and a disc
+// margin q * squares / 2; the exact score where the search proved the root and `move` is
+// its move (win probability 1, 0.5 or 0); the root's value for a move the search has no
+// child for (a forced pass).
+MoveEvaluation SearchedMove(const mcts::SearchResult& result, core::Square move, int squares);
+
 struct Analysis {
-  MoveEvaluation best;                 // the move the AI plays, with the root's evaluation
+  MoveEvaluation best;                 // the move the AI plays, with its evaluation
   std::vector<MoveEvaluation> moves;   // every legal move searched, most visited first
   std::vector<core::Square> pv;
   std::uint64_t playouts = 0;

@@ -20,6 +20,16 @@ std::size_t TreeNodesFor(std::uint64_t visits, double seconds) {
                                 : std::size_t{4} << 20;
 }
 
+SearchPlayerOptions PlaySearch(std::uint64_t visits, double seconds) {
+  SearchPlayerOptions options;
+  options.visits = visits;
+  options.seconds_per_move = seconds;
+  options.params.threads = 1;
+  options.params.leaves_per_batch = 8;
+  options.params.solver_empties = visits == 1 && seconds == 0 ? 0 : kPlaySolverEmpties;
+  return options;
+}
+
 SearchPlayer::SearchPlayer(mcts::Evaluator& evaluator, SearchPlayerOptions options)
     : evaluator_(evaluator), options_(std::move(options)) {
   if (options_.tree_nodes == 0) {

@@ -34,14 +34,27 @@ class GameTree {
 // unlimited searches.
 std::size_t TreeNodesFor(std::uint64_t visits, double seconds);
 
+// Play's default budget: playouts per move.
+inline constexpr std::uint64_t kPlayVisits = 400;
+// Play solves leaves exactly from this many empties (mcts::SearchParams::solver_empties).
+inline constexpr int kPlaySolverEmpties = 12;
+
 struct SearchPlayerOptions {
   std::string name = "mcts";
   mcts::SearchParams params;        // the game's rules replace params.rules
-  std::uint64_t visits = 400;       // playouts per move (0: no playout limit)
+  std::uint64_t visits = kPlayVisits;  // playouts per move (0: no playout limit)
   double seconds_per_move = 0;      // 0: no per-move time limit
   std::size_t tree_nodes = 0;       // 0: sized from visits (4M nodes when unbounded)
   std::uint64_t seed = 1;
 };
+
+// Play's search, the one home of its settings: how a trained model plays wherever it
+// plays (GameSession, analysis, the arena's model: players, training's evaluations).
+// mcts::SearchParams' defaults (its c_puct and first-play urgency, no noise, the most
+// visited move), one thread, 8 leaves per batch, the exact solver for leaves of at most
+// kPlaySolverEmpties empties, and `visits` playouts and/or `seconds` per move; 1 playout
+// is the raw policy (no solver). Callers set params.rules and may change threads.
+SearchPlayerOptions PlaySearch(std::uint64_t visits, double seconds = 0);
 
 class SearchPlayer : public Player {
  public:
