@@ -68,25 +68,27 @@ ArenaPlayer ModelPlayer(const std::string& spec, const std::string& path,
                         const std::string& label) {
   const auto options = Options(spec, option_text,
                                {"visits", "time", "threads", "solver", "cpuct", "device"});
-  play::SearchPlayerOptions search;
-  search.visits = defaults.visits;
-  search.params.leaves_per_batch = 8;
-  search.params.solver_empties = 12;
+  std::uint64_t visits = defaults.visits;
+  double seconds = 0;
+  for (const auto& [key, value] : options) {
+    if (key == "visits") visits = static_cast<std::uint64_t>(Number(spec, key, value, 0, 1e9));
+    if (key == "time") seconds = Number(spec, key, value, 0, 1e6);
+  }
+  if (visits == 0 && seconds == 0) Fail(spec, "give visits=N or time=SECONDS (a search needs a limit)");
+  play::SearchPlayerOptions search = play::PlaySearch(visits, seconds);
   std::string device = defaults.device;
   for (const auto& [key, value] : options) {
-    if (key == "visits") search.visits = static_cast<std::uint64_t>(Number(spec, key, value, 0, 1e9));
-    if (key == "time") search.seconds_per_move = Number(spec, key, value, 0, 1e6);
     if (key == "threads") search.params.threads = static_cast<int>(Number(spec, key, value, 1, 256));
-    if (key == "solver") search.params.solver_empties = static_cast<int>(Number(spec, key, value, 0, 30));
+    if (key == "solver") {
+      search.params.solver_empties =
+          static_cast<int>(Number(spec, key, value, 0, mcts::kMaxSolverEmpties));
+    }
     if (key == "cpuct") search.params.c_puct = static_cast<float>(Number(spec, key, value, 0.01, 100));
     if (key == "device") device = value;
   }
-  if (search.visits == 0 && search.seconds_per_move == 0) {
-    Fail(spec, "give visits=N or time=SECONDS (a search needs a limit)");
-  }
   if (search.visits == 1) search.params.solver_empties = 0;  // the raw policy
   if (!defaults.load_model) Fail(spec, "this program cannot load models");
-  nn::ModelOptions model_options;
+  nn::EvaluatorOptions model_options;
   model_options.device = device;
   nn::LoadedModel model;
   try {

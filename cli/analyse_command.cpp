@@ -27,7 +27,7 @@ struct AnalyseOptions {
   std::string device = "auto";
 };
 
-core::Game GameFromGgf(const std::string& path, std::string_view text, const PlayModel& model,
+core::Game GameFromGgf(const std::string& path, std::string_view text, const nn::LoadedModel& model,
                        const std::string& model_path) {
   auto records = core::ParseGgfFile(text);
   if (!records) throw CliError(path + ": " + records.error());
@@ -54,7 +54,7 @@ core::Game GameFromTranscript(const std::string& path, std::string_view text,
 }
 
 // The game in `path`: a GGF record when the text starts with '(', else a transcript.
-core::Game ReadGame(const std::string& path, const PlayModel& model,
+core::Game ReadGame(const std::string& path, const nn::LoadedModel& model,
                     const std::string& model_path) {
   const std::string text = core::ReadFile(path, "game file");
   const std::size_t first = text.find_first_not_of(" \t\r\n");
@@ -131,7 +131,7 @@ play::AnalysisProgress ProgressLine() {
 }
 
 void RunAnalyse(const AnalyseOptions& opt) {
-  const PlayModel model = LoadPlayModel(opt.model, opt.device);
+  const nn::LoadedModel model = LoadPlayModel(opt.model, opt.device);
   const core::Game game = ReadGame(opt.game, model, opt.model);
   play::AnalysisOptions options;
   options.visits = opt.visits;

@@ -3,11 +3,14 @@
 #include <atomic>
 #include <chrono>
 #include <cstdio>
+#include <memory>
 #include <thread>
 
 #include "cli/commands.h"
 #include "core/rules.h"
+#include "nn/evaluator.h"
 #include "nn/inference.h"
+#include "nn/mixed_precision.h"
 
 namespace othello::cli {
 namespace {
@@ -38,7 +41,7 @@ double Elapsed(std::chrono::steady_clock::time_point since) {
 }
 
 // Raw forward passes of `batch` positions, evaluations per second.
-double RawRate(nn::NetEvaluator& evaluator, int batch, double seconds) {
+double RawRate(nn::TorchNet& net, int batch, double seconds) {
   const std::vector<core::Position> positions = Positions(batch);
   std::vector<mcts::EvalOutput> storage(batch);
   std::vector<const core::Position*> p;
@@ -48,11 +51,11 @@ double RawRate(nn::NetEvaluator& evaluator, int batch, double seconds) {
     o.push_back(&storage[i]);
   }
   const auto warm = std::chrono::steady_clock::now();
-  while (Elapsed(warm) < std::min(0.5, seconds / 4)) evaluator.Forward(p, o);  // warm-up
+  while (Elapsed(warm) < std::min(0.5, seconds / 4)) net.Forward(p, o);  // warm-up
   std::uint64_t evaluated = 0;
   const auto start = std::chrono::steady_clock::now();
   while (Elapsed(start) < seconds) {
-    evaluator.Forward(p, o);
+    net.Forward(p, o);
     evaluated += batch;
   }
   return evaluated / Elapsed(start);
@@ -60,7 +63,7 @@ double RawRate(nn::NetEvaluator& evaluator, int batch, double seconds) {
 
 // Many client threads submitting small batches; the server merges them into batches
 // of `batch`. Two batches' worth of clients keep the next batch filling while one runs.
-double ServerRate(nn::NetEvaluator& evaluator, int batch, double seconds) {
+double ServerRate(mcts::Evaluator& evaluator, int batch, double seconds) {
   const int per_client = std::max(1, batch / 8);
   const int clients = 2 * std::max(1, batch / per_client);
   std::atomic<std::uint64_t> evaluated{0};
@@ -94,20 +97,21 @@ void RunBenchNn(const BenchNnOptions& opt) {
   std::printf("%-6s %-8s %-6s %8s %14s %14s %8s\n", "batch", "device", "dtype", "threads",
               "raw evals/s", "server evals/s", "ratio");
   for (int batch : opt.batches) {
-    nn::InferenceOptions options;
+    nn::EvaluatorOptions options;
+    options.backend = "torch";  // the LibTorch network is what this measures
     options.device = opt.device;
     options.precision = opt.precision;
     options.max_batch = batch;
     options.max_wait_us = 2000;
     options.threads = opt.threads;
-    nn::NetEvaluator evaluator(net, options);
-    const double raw = RawRate(evaluator, batch, opt.seconds);
-    const double server = ServerRate(evaluator, batch, opt.seconds);
+    nn::TorchNet raw_net(net, options);
+    const double raw = RawRate(raw_net, batch, opt.seconds);
+    const std::shared_ptr<mcts::Evaluator> server_net =
+        nn::MakeEvaluator(net, core::Rules{}, /*step=*/0, options);
+    const double server = ServerRate(*server_net, batch, opt.seconds);
     std::printf("%-6d %-8s %-6s %8d %14.0f %14.0f %8.3f\n", batch,
-                evaluator.device().str().c_str(),
-                evaluator.dtype() == torch::kFloat32 ? "fp32"
-                : evaluator.dtype() == torch::kFloat16 ? "fp16" : "bf16",
-                evaluator.device().is_cpu() ? torch::get_num_threads() : 0, raw, server,
+                raw_net.device().str().c_str(), nn::PrecisionName(raw_net.dtype()).c_str(),
+                raw_net.device().is_cpu() ? torch::get_num_threads() : 0, raw, server,
                 server / raw);
     std::fflush(stdout);
   }

@@ -18,7 +18,7 @@ struct EngineCommandOptions {
 };
 
 void RunEngine(const EngineCommandOptions& opt, bool gtp) {
-  const PlayModel model = LoadPlayModel(opt.model, opt.device);
+  const nn::LoadedModel model = LoadPlayModel(opt.model, opt.device);
   play::GameSession session(*model.evaluator, model.rules, opt.strength.Resolve(), opt.seed,
                             model.rules);
   if (gtp) {

@@ -172,7 +172,7 @@ void RunAfterGame(const Terminal& t, std::istream& in) {
 }
 
 // The rules of the game: the model's board and scoring, the start asked for.
-core::Rules GameRules(const PlayOptions& opt, const PlayModel& model) {
+core::Rules GameRules(const PlayOptions& opt, const nn::LoadedModel& model) {
   core::Rules rules = model.rules;
   if (opt.size && opt.size != model.rules.size) {
     throw CliError("--size " + std::to_string(opt.size) + ": " + opt.model + " plays " +
@@ -187,7 +187,7 @@ core::Rules GameRules(const PlayOptions& opt, const PlayModel& model) {
 }
 
 void RunPlay(const PlayOptions& opt, std::istream& in, std::ostream& out) {
-  const PlayModel model = LoadPlayModel(opt.model, opt.device);
+  const nn::LoadedModel model = LoadPlayModel(opt.model, opt.device);
   const core::Rules rules = GameRules(opt, model);
   if (opt.color != "black" && opt.color != "white") throw CliError("--color must be black or white");
   play::GameSession session(*model.evaluator, rules, opt.strength.Resolve(), opt.seed, model.rules);

@@ -36,8 +36,8 @@ nn::ModelLoader BuildModelLoader() {
 #endif
 }
 
-PlayModel LoadPlayModel(const std::string& path, const std::string& device) {
-  nn::ModelOptions options;
+nn::LoadedModel LoadPlayModel(const std::string& path, const std::string& device) {
+  nn::EvaluatorOptions options;
   options.device = device;
   options.cache_entries = std::size_t{1} << 16;
   try {

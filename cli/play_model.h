@@ -17,11 +17,10 @@ namespace othello::cli {
 // The loader of this build: exported models, and checkpoints where LibTorch is linked.
 nn::ModelLoader BuildModelLoader();
 
-using PlayModel = nn::LoadedModel;
 // With a result cache for play, on `device` (auto, cpu, cuda, cuda:N). Throws
 // core::InputError naming the file (a missing, corrupt or unknown file; an exported
 // model asked to run on CUDA) or the device (CUDA not available).
-PlayModel LoadPlayModel(const std::string& path, const std::string& device = "auto");
+nn::LoadedModel LoadPlayModel(const std::string& path, const std::string& device = "auto");
 
 // Accepts auto, cpu, cuda and cuda:N; in a build without LibTorch only auto and cpu (the
 // message says why). CLI11 puts the option's name in front of the message.
@@ -33,7 +32,7 @@ void AddDeviceOption(CLI::App& cmd, std::string& device,
 
 struct StrengthOptions {
   int level = 0;           // 1..10; 0: use visits/seconds
-  std::uint64_t visits = 400;
+  std::uint64_t visits = play::kPlayVisits;
   double seconds = 0;
   play::Strength Resolve() const;
 };

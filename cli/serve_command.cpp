@@ -25,7 +25,7 @@ extern "C" void StopServer(int) {
 }
 
 void RunServe(const ServeOptions& opt) {
-  const PlayModel model = LoadPlayModel(opt.model, opt.device);
+  const nn::LoadedModel model = LoadPlayModel(opt.model, opt.device);
   play::WebApi api(*model.evaluator, model.rules, opt.level, opt.seed, model.rules);
   play::WebServer server(api);
   g_server = &server;

@@ -3,6 +3,7 @@
 #include <map>
 
 #include "core/hash.h"
+#include "core/rng.h"
 #include "core/rules.h"
 
 namespace othello::mcts {
@@ -28,6 +29,26 @@ void UniformEvaluator::Submit(EvalBatch& batch) {
     SetUniformPolicy(batch.positions()[i], out);
     out.win = out.loss = 0.0f;
     out.draw = 1.0f;
+  }
+  batch.MarkDone();
+}
+
+void FunctionEvaluator::Submit(EvalBatch& batch) {
+  batch.Restart();
+  batch.outputs().resize(batch.size());
+  std::vector<const Position*> positions;
+  std::vector<EvalOutput*> outputs;
+  positions.reserve(batch.size());
+  outputs.reserve(batch.size());
+  for (int i = 0; i < batch.size(); ++i) {
+    positions.push_back(&batch.positions()[i]);
+    outputs.push_back(&batch.outputs()[i]);
+  }
+  try {
+    run_(positions, outputs);
+  } catch (...) {
+    batch.Fail(std::current_exception());
+    return;
   }
   batch.MarkDone();
 }

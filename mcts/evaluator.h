@@ -159,4 +159,18 @@ using EvalFunction = std::function<void(const std::vector<const Position*>& posi
 void ForEachBoardSize(const std::vector<const Position*>& positions,
                       const std::vector<EvalOutput*>& outputs, const EvalFunction& run);
 
+// A backend function run synchronously inside Submit(), on the submitting thread (no
+// hand-off, no thread pool): the Eigen network's evaluator. A failure of the function
+// is rethrown by Wait(). Thread safety: as the function's (EigenNet::Forward: any
+// number of threads at once).
+class FunctionEvaluator : public Evaluator {
+ public:
+  explicit FunctionEvaluator(EvalFunction run) : run_(std::move(run)) {}
+  void Submit(EvalBatch& batch) override;
+  void Wait(EvalBatch& batch) override { batch.WaitDone(); }
+
+ private:
+  const EvalFunction run_;
+};
+
 }  // namespace othello::mcts

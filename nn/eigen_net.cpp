@@ -7,9 +7,6 @@
 #include <stdexcept>
 
 #include "core/error.h"
-#include "core/fault.h"
-#include "core/hash.h"
-#include "core/symmetry.h"
 #include "nn/encoding.h"
 
 // The hand-written 3x3 convolution kernel needs AVX2 and FMA; without them (or for an
@@ -417,55 +414,6 @@ void EigenNet::ForwardSameSize(const std::vector<const core::Position*>& positio
       o.has_aux = true;
     }
   }
-}
-
-EigenEvaluator::EigenEvaluator(std::shared_ptr<const EigenNet> net, bool random_symmetry,
-                               std::uint64_t seed)
-    : net_(std::move(net)), random_symmetry_(random_symmetry), seed_(seed) {}
-
-void EigenEvaluator::Submit(mcts::EvalBatch& batch) {
-  batch.Restart();
-  batch.outputs().resize(batch.size());
-  const int n = batch.size();
-  std::vector<int> symmetry(n, 0);
-  std::vector<core::Position> transformed;
-  if (random_symmetry_) {
-    core::Rng rng(core::Mix64(seed_ ^ calls_.fetch_add(1, std::memory_order_relaxed)));
-    transformed.reserve(n);
-    for (int i = 0; i < n; ++i) {
-      symmetry[i] = static_cast<int>(rng.Below(core::kNumSymmetries));
-      transformed.push_back(core::TransformPosition(batch.positions()[i], symmetry[i]));
-    }
-  }
-  std::vector<const core::Position*> positions;
-  std::vector<mcts::EvalOutput*> outputs;
-  for (int i = 0; i < n; ++i) {
-    positions.push_back(random_symmetry_ ? &transformed[i] : &batch.positions()[i]);
-    outputs.push_back(&batch.outputs()[i]);
-  }
-  try {
-    if (core::InjectFault("evaluate")) {
-      throw std::runtime_error("network evaluation failed: injected fault (OZ_FAULT=evaluate)");
-    }
-    net_->Forward(positions, outputs);
-  } catch (...) {
-    batch.Fail(std::current_exception());
-    return;
-  }
-  if (random_symmetry_) {
-    for (int i = 0; i < n; ++i) {
-      // Output square sq of the original position is square T(sq) of the transformed one.
-      mcts::EvalOutput& o = batch.outputs()[i];
-      const int size = batch.positions()[i].size(), area = size * size;
-      const mcts::EvalOutput seen = o;
-      for (int sq = 0; sq < area; ++sq) {
-        const int t = core::TransformSquare(sq, size, symmetry[i]);
-        o.policy[sq] = seen.policy[t];
-        o.ownership[sq] = seen.ownership[t];
-      }
-    }
-  }
-  batch.MarkDone();
 }
 
 }  // namespace othello::nn

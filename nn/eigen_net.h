@@ -7,15 +7,10 @@
 // probabilities exactly as the LibTorch evaluator does (softmax over N*N+1 moves and
 // over win/draw/loss; tanh ownership; disc difference scaled to the board).
 //
-// EigenEvaluator puts it behind the mcts Evaluator interface, computing synchronously
-// in Submit() on the calling thread (one thread each: no hand-off, no thread pool);
-// a cache goes in front of it (mcts::CachingEvaluator). With random symmetries (self-
-// play's inference.random_symmetry) each position is evaluated in one of the board's
-// 8 symmetries, drawn at random, and the outputs mapped back.
+// nn::MakeEvaluator (nn/evaluator.h) puts it behind the search's evaluator interface,
+// computing on the calling thread (no hand-off, no thread pool).
 // Thread safety: EigenNet is immutable after construction, so Forward() may run on
-// many threads at once; EigenEvaluator shares it (shared_ptr) and keeps only an atomic
-// counter besides, so Submit/Wait may too.
-#include <atomic>
+// many threads at once.
 #include <cstdint>
 #include <memory>
 #include <vector>
@@ -44,21 +39,6 @@ class EigenNet {
 
   NetConfig config_;
   std::unique_ptr<Layers> layers_;
-};
-
-class EigenEvaluator : public mcts::Evaluator {
- public:
-  explicit EigenEvaluator(std::shared_ptr<const EigenNet> net, bool random_symmetry = false,
-                          std::uint64_t seed = 0);
-  // Computes every output (a failure is rethrown by Wait).
-  void Submit(mcts::EvalBatch& batch) override;
-  void Wait(mcts::EvalBatch& batch) override { batch.WaitDone(); }
-
- private:
-  std::shared_ptr<const EigenNet> net_;
-  const bool random_symmetry_;
-  const std::uint64_t seed_;
-  std::atomic<std::uint64_t> calls_{0};
 };
 
 }  // namespace othello::nn

@@ -6,9 +6,6 @@
 #include <thread>
 
 #include "core/error.h"
-#include "core/fault.h"
-#include "core/hash.h"
-#include "core/symmetry.h"
 #include "nn/encoding.h"
 
 namespace othello::nn {
@@ -78,37 +75,19 @@ torch::ScalarType ResolvePrecision(const std::string& precision, const torch::De
 
 }  // namespace
 
-NetEvaluator::NetEvaluator(OthelloNet& net, const InferenceOptions& options)
-    : options_(options),
-      device_(ResolveDevice(options.device)),
-      dtype_(ResolvePrecision(options.precision, device_)) {
-  if (options_.max_batch <= 0) options_.max_batch = device_.is_cuda() ? 256 : 32;
+TorchNet::TorchNet(OthelloNet& net, const EvaluatorOptions& options)
+    : device_(ResolveDevice(options.device)),
+      dtype_(ResolvePrecision(options.precision, device_)),
+      max_batch_(options.max_batch > 0 ? options.max_batch : device_.is_cuda() ? 256 : 32) {
   cpu_threads_ = options.threads > 0 && !kOneTorchThread ? options.threads
-                                                         : DefaultCpuThreads(options_.max_batch);
+                                                         : DefaultCpuThreads(max_batch_);
   if (device_.is_cpu()) torch::set_num_threads(cpu_threads_);
   net_ = CloneNet(net);
   net_->eval();
   net_->to(device_, dtype_);
-  batcher_ = std::make_unique<mcts::BatchingEvaluator>(
-      [this](const auto& positions, const auto& outputs) { Backend(positions, outputs); },
-      options_.max_batch, std::chrono::microseconds(options.max_wait_us),
-      /*workers=*/device_.is_cuda() ? 2 : 1);
 }
 
-NetEvaluator::~NetEvaluator() = default;
-
-void NetEvaluator::Submit(mcts::EvalBatch& batch) { batcher_->Submit(batch); }
-void NetEvaluator::Wait(mcts::EvalBatch& batch) { batcher_->Wait(batch); }
-
-void NetEvaluator::Backend(const std::vector<const core::Position*>& positions,
-                           const std::vector<mcts::EvalOutput*>& outputs) {
-  if (core::InjectFault("evaluate")) {
-    throw std::runtime_error("network evaluation failed: injected fault (OZ_FAULT=evaluate)");
-  }
-  Forward(positions, outputs);
-}
-
-void NetEvaluator::Forward(const std::vector<const core::Position*>& positions,
+void TorchNet::Forward(const std::vector<const core::Position*>& positions,
                            const std::vector<mcts::EvalOutput*>& outputs) {
   // OpenMP thread counts are per calling thread: set it on every thread that runs the net.
   if (device_.is_cpu() && torch::get_num_threads() != cpu_threads_) {
@@ -119,15 +98,10 @@ void NetEvaluator::Forward(const std::vector<const core::Position*>& positions,
   });
 }
 
-void NetEvaluator::ForwardSameSize(const std::vector<const core::Position*>& positions,
+void TorchNet::ForwardSameSize(const std::vector<const core::Position*>& positions,
                                    const std::vector<mcts::EvalOutput*>& outputs) {
   const auto batch = static_cast<std::int64_t>(positions.size());
   const int size = positions.front()->size(), area = size * size;
-  std::vector<int> symmetry(batch, 0);
-  if (options_.random_symmetry) {
-    core::Rng rng(core::Mix64(options_.seed ^ symmetry_calls_.fetch_add(1)));
-    for (int& s : symmetry) s = static_cast<int>(rng.Below(core::kNumSymmetries));
-  }
   // On CUDA the input is encoded into pinned memory and copied without waiting, and
   // the four outputs come back in one copy: one host synchronisation per batch.
   const bool cuda = device_.is_cuda();
@@ -135,8 +109,7 @@ void NetEvaluator::ForwardSameSize(const std::vector<const core::Position*>& pos
   torch::Tensor input = torch::empty({batch, kInputPlanes, size, size}, host);
   float* data = input.data_ptr<float>();
   for (std::int64_t i = 0; i < batch; ++i) {
-    EncodePosition(core::TransformPosition(*positions[i], symmetry[i]),
-                   data + i * kInputPlanes * area);
+    EncodePosition(*positions[i], data + i * kInputPlanes * area);
   }
   c10::InferenceMode inference_mode;
   const NetOutput out = net_->forward(input.to(device_, dtype_, /*non_blocking=*/cuda));
@@ -160,10 +133,8 @@ void NetEvaluator::ForwardSameSize(const std::vector<const core::Position*>& pos
     const float* own = w + 3;
     mcts::EvalOutput& o = *outputs[i];
     for (int sq = 0; sq < area; ++sq) {
-      // Output square sq of the original position is square T(sq) of the transformed one.
-      const int t = core::TransformSquare(sq, size, symmetry[i]);
-      o.policy[sq] = p[t];
-      o.ownership[sq] = own[t];
+      o.policy[sq] = p[sq];
+      o.ownership[sq] = own[sq];
     }
     o.policy[area] = p[area];
     o.win = w[0];

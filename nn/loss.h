@@ -3,6 +3,7 @@
 // weighted auxiliary losses (ownership, final disc difference).
 #include <torch/torch.h>
 
+#include "nn/loss_weights.h"
 #include "nn/model.h"
 
 namespace othello::nn {
@@ -13,13 +14,6 @@ struct TrainingTargets {
   torch::Tensor wdl;              // [B, 3] probabilities for the side to move
   torch::Tensor ownership;        // [B, N*N] in [-1, 1]
   torch::Tensor disc_difference;  // [B] final margin / (N*N)
-};
-
-struct LossWeights {
-  float policy = 1.0f;
-  float value = 1.0f;
-  float ownership = 0.15f;
-  float disc_difference = 0.5f;
 };
 
 struct LossTerms {

@@ -3,23 +3,12 @@
 #include <fstream>
 
 #include "core/error.h"
-#include "mcts/eval_cache.h"
 #include "nn/eigen_net.h"
 #include "nn/model_file.h"
 
 namespace othello::nn {
 
-bool IsCudaDeviceName(const std::string& device) {
-  const bool indexed = device.rfind("cuda:", 0) == 0 && device.size() > 5 &&
-                       device.find_first_not_of("0123456789", 5) == std::string::npos;
-  return device == "cuda" || indexed;
-}
-
-bool IsDeviceName(const std::string& device) {
-  return device == "auto" || device == "cpu" || IsCudaDeviceName(device);
-}
-
-LoadedModel LoadExportedModel(const std::string& path, const ModelOptions& options) {
+LoadedModel LoadExportedModel(const std::string& path, const EvaluatorOptions& options) {
   if (!std::ifstream(path)) throw core::InputError("model " + path + ": cannot be opened");
   if (!IsModelFile(path)) {
     throw core::InputError("model " + path +
@@ -33,8 +22,7 @@ LoadedModel LoadExportedModel(const std::string& path, const ModelOptions& optio
   const ModelFile file = ReadModelFile(path);
   LoadedModel model;
   model.rules = file.rules;
-  model.evaluator = mcts::WithCache(std::make_shared<EigenEvaluator>(std::make_shared<EigenNet>(file)),
-                                    options.cache_entries, /*canonical=*/true);
+  model.evaluator = MakeEvaluator(std::make_shared<const EigenNet>(file), file.step, options);
   return model;
 }
 

@@ -1,34 +1,23 @@
 #pragma once
-// A model to play with, behind the search's Evaluator interface: an exported model file
-// (nn/model_file.h, run with Eigen: no LibTorch) or, in a build with LibTorch, a
-// checkpoint (nn/checkpoint.h, run by nn::NetEvaluator on the CPU or a CUDA device).
-// The play front ends, the arena's `model:` players and training's evaluations all load
-// models here.
+// A model to play with, behind the search's Evaluator interface (made by
+// nn::MakeEvaluator, nn/evaluator.h): an exported model file (nn/model_file.h, run with
+// Eigen: no LibTorch) or, in a build with LibTorch, a checkpoint (nn/checkpoint.h, on
+// the CPU or a CUDA device). The play front ends, the arena's `model:` players and
+// training's evaluations all load models here.
 //
 // Implemented in model_loader.cpp (LoadExportedModel, library oz_nn_eigen) and
 // model_loader_torch.cpp (LoadModel, library oz_nn: only in a build with LibTorch).
 // Thread safety: the loaders are pure functions; the evaluators they return may be
 // shared by any number of threads and live as long as their last owner.
-#include <cstddef>
 #include <functional>
 #include <memory>
 #include <string>
 
 #include "core/rules.h"
 #include "mcts/evaluator.h"
+#include "nn/evaluator.h"
 
 namespace othello::nn {
-
-// Whether `device` names a device the way every option does: auto, cpu, cuda or cuda:N
-// (not whether this machine has it).
-bool IsDeviceName(const std::string& device);
-// Whether `device` is cuda or cuda:N.
-bool IsCudaDeviceName(const std::string& device);
-
-struct ModelOptions {
-  std::string device = "auto";    // auto, cpu, cuda, cuda:N (exported models: the CPU only)
-  std::size_t cache_entries = 0;  // result cache in front of the network (0: none)
-};
 
 struct LoadedModel {
   std::shared_ptr<mcts::Evaluator> evaluator;
@@ -38,13 +27,14 @@ struct LoadedModel {
 
 // Reads an exported model file. Throws core::InputError naming the file (missing,
 // corrupt, a checkpoint, or a device other than the CPU asked for).
-LoadedModel LoadExportedModel(const std::string& path, const ModelOptions& options = {});
+LoadedModel LoadExportedModel(const std::string& path, const EvaluatorOptions& options = {});
 
 // An exported model file or a checkpoint, told apart by the file's magic. LibTorch
 // builds only (library oz_nn). Throws core::InputError naming the file.
-LoadedModel LoadModel(const std::string& path, const ModelOptions& options = {});
+LoadedModel LoadModel(const std::string& path, const EvaluatorOptions& options = {});
 
 // How the arena and the front ends load a model (LoadExportedModel or LoadModel).
-using ModelLoader = std::function<LoadedModel(const std::string& path, const ModelOptions&)>;
+using ModelLoader =
+    std::function<LoadedModel(const std::string& path, const EvaluatorOptions& options)>;
 
 }  // namespace othello::nn

@@ -6,7 +6,8 @@
 
 #include "core/error.h"
 #include "core/notation.h"
-#include "nn/model_loader.h"
+#include "nn/evaluator.h"
+#include "nn/inference.h"
 #include "training/config_reader.h"
 
 namespace othello::training {
@@ -80,7 +81,7 @@ void ReadSearch(ConfigReader& r, TrainingConfig& c) {
   s.c_puct = Float(r, "search.c_puct", s.c_puct, 0.01, 100);
   s.fpu_reduction = Float(r, "search.fpu_reduction", s.fpu_reduction, 0, 2);
   s.root_fpu_reduction = Float(r, "search.root_fpu_reduction", s.root_fpu_reduction, 0, 2);
-  s.solver_empties = r.Int("search.solver_empties", s.solver_empties, 0, 20);
+  s.solver_empties = r.Int("search.solver_empties", s.solver_empties, 0, mcts::kMaxSolverEmpties);
   s.full_visits = Visits(r, "search.full_visits", s.full_visits);
   s.fast_visits = Visits(r, "search.fast_visits", s.fast_visits);
   s.full_search_probability =
@@ -142,7 +143,7 @@ void ReadReplay(ConfigReader& r, WindowConfig& w) {
   }
 }
 
-void ReadInference(ConfigReader& r, nn::InferenceOptions& o) {
+void ReadInference(ConfigReader& r, nn::EvaluatorOptions& o) {
   o.device = r.String("inference.device", o.device);
   r.DescribeRange("inference.device", "auto, cpu, cuda, cuda:N");
   if (!nn::IsDeviceName(o.device)) {
@@ -163,15 +164,6 @@ void ReadEval(ConfigReader& r, TrainingConfig& c) {
   c.eval_games = r.Int("eval.games", c.eval_games, 2, 100000);
   c.eval_visits = r.Int("eval.visits", c.eval_visits, 1, 1 << 20);
   c.eval_opponents = r.StringList("eval.opponents", c.eval_opponents);
-  std::vector<std::string> opponents;
-  for (const std::string& spec : c.eval_opponents) {
-    if (spec != "ladder") {
-      opponents.push_back(spec);
-      continue;
-    }
-    for (const std::string& player : LadderOpponents(c.rules.size)) opponents.push_back(player);
-  }
-  c.eval_opponents = opponents;
   c.eval_ladder = r.Path("eval.ladder", c.eval_ladder);
   if (!c.eval_ladder.empty() && c.rules.size != 8) {
     Reject(r, "eval.ladder", c.eval_ladder, "the fixed ladder rates 8x8 players only");
@@ -226,19 +218,6 @@ std::vector<ConfigKey> ConfigReference() {
   ConfigReader reader = ConfigReader::FromString("", "defaults");
   Read(reader, {});
   return reader.keys();
-}
-
-std::vector<std::string> LadderOpponents(int board_size) {
-  if (board_size != 8) return {"random", "greedy", "ab:2", "ab:4"};
-  std::vector<std::string> players = {"ab:2", "ab:4", "ab:6"};
-  const std::string rhino = "/usr/games/gtp-rhino";
-  if (std::filesystem::exists(rhino)) {
-    for (int level = 1; level <= 3; ++level) {
-      const std::string n = std::to_string(level);
-      players.push_back("rhino" + n + "@gtp:" + rhino + " -l " + n);
-    }
-  }
-  return players;
 }
 
 namespace {

@@ -15,11 +15,11 @@
 
 #include "core/rules.h"
 #include "mcts/search.h"
-#include "nn/inference.h"
-#include "nn/loss.h"
+#include "nn/evaluator.h"
+#include "nn/loss_weights.h"
 #include "nn/net_config.h"
 #include "training/config_reader.h"
-#include "training/replay_buffer.h"
+#include "training/replay_window.h"
 
 namespace othello::training {
 
@@ -55,9 +55,9 @@ inline mcts::SearchParams SelfPlaySearchDefaults() {
   return search;
 }
 
-// inference.*: nn::InferenceOptions{} with random symmetries and a result cache.
-inline nn::InferenceOptions SelfPlayInferenceDefaults() {
-  nn::InferenceOptions inference;
+// inference.*: nn::EvaluatorOptions{} with random symmetries and a result cache.
+inline nn::EvaluatorOptions SelfPlayInferenceDefaults() {
+  nn::EvaluatorOptions inference;
   inference.random_symmetry = true;
   inference.cache_entries = 1 << 16;
   return inference;
@@ -109,11 +109,12 @@ struct TrainingConfig {
 
   WindowConfig replay;  // replay.*: window, window_min/max/exponent, shard_positions
 
-  nn::InferenceOptions inference = SelfPlayInferenceDefaults();  // inference.*
+  nn::EvaluatorOptions inference = SelfPlayInferenceDefaults();  // inference.*
 
   // eval.*: after checkpoints, the new model (a search of `eval_visits` playouts) plays
   // `eval_games` games against each fixed opponent (player specs, see
-  // arena/player_spec.h, or "ladder": kLadderOpponents) and against the last
+  // arena/player_spec.h, or "ladder": training::LadderOpponents, expanded when the
+  // evaluation starts) and against the last
   // `eval_previous` evaluated checkpoints; the games go to RUN/eval/games.ggf and the Elo
   // ratings fitted to all of them to metrics.jsonl. With `eval_ladder` (a ladder CSV,
   // `othello-zero elo`'s form) the ladder's players keep its ratings, so that every
@@ -136,12 +137,6 @@ struct TrainingConfig {
   std::int64_t steps = 0;  // stop at this training step (0: no limit)
   std::uint64_t seed = 1;
 };
-
-// eval.opponents' "ladder": the fixed ladder's players that a training evaluation plays
-// (scripts/ladder/: alpha-beta at 2, 4 and 6 plies, and GRhino levels 1-3 where
-// /usr/games/gtp-rhino is installed) on 8x8; on other boards, which GRhino does not
-// play and the ladder does not rate, random, greedy and alpha-beta at 2 and 4 plies.
-std::vector<std::string> LadderOpponents(int board_size);
 
 // Reads `path` with `overrides` ("key.path=value"); throws core::InputError.
 TrainingConfig LoadTrainingConfig(const std::string& path,

@@ -8,7 +8,7 @@
 
 #include "arena/player_spec.h"
 #include "nn/checkpoint.h"
-#include "nn/inference.h"
+#include "nn/evaluator.h"
 #include "nn/model_loader.h"
 #include "training/self_play.h"
 
@@ -17,19 +17,37 @@ namespace othello::training {
 namespace fs = std::filesystem;
 
 play::SearchPlayerOptions EvaluationSearch(const TrainingConfig& config, int visits) {
-  play::SearchPlayerOptions options;
-  mcts::SearchParams& params = options.params;
-  params = config.search;
-  params.dirichlet_noise = false;
-  params.forced_playouts = false;
-  params.gumbel = false;
-  params.c_puct = mcts::SearchParams{}.c_puct;  // as the exported model plays
-  params.temperature_start = params.temperature_end = 0;
-  params.threads = 1;
-  params.leaves_per_batch = 8;
-  if (visits <= 1) params.solver_empties = 0;
-  options.visits = static_cast<std::uint64_t>(std::max(1, visits));
+  play::SearchPlayerOptions options =
+      play::PlaySearch(static_cast<std::uint64_t>(std::max(1, visits)));
+  options.params.rules = config.rules;
   return options;
+}
+
+std::vector<std::string> LadderOpponents(int board_size, const std::string& grhino) {
+  if (board_size != 8) return {"random", "greedy", "ab:2", "ab:4"};
+  std::vector<std::string> players = {"ab:2", "ab:4", "ab:6"};
+  if (!grhino.empty()) {
+    for (int level = 1; level <= 3; ++level) {
+      const std::string n = std::to_string(level);
+      players.push_back("rhino" + n + "@gtp:" + grhino + " -l " + n);
+    }
+  }
+  return players;
+}
+
+std::vector<std::string> EvaluationOpponents(const TrainingConfig& config) {
+  const std::string grhino = fs::exists(kGRhinoPath) ? kGRhinoPath : "";
+  std::vector<std::string> opponents;
+  for (const std::string& spec : config.eval_opponents) {
+    if (spec != "ladder") {
+      opponents.push_back(spec);
+      continue;
+    }
+    for (const std::string& player : LadderOpponents(config.rules.size, grhino)) {
+      opponents.push_back(player);
+    }
+  }
+  return opponents;
 }
 
 std::string StepName(std::int64_t step) {
@@ -92,7 +110,7 @@ CheckpointEvaluation::CheckpointEvaluation(const TrainingConfig& config, const s
   }
   arena::PlayerDefaults defaults;
   defaults.load_model = nn::LoadModel;  // eval.opponents may name checkpoints
-  for (const std::string& spec : config.eval_opponents) {
+  for (const std::string& spec : EvaluationOpponents(config)) {
     try {
       fixed_.push_back(arena::MakeArenaPlayer(spec, defaults));
     } catch (const core::InputError& e) {
@@ -124,10 +142,11 @@ EvaluationReport CheckpointEvaluation::Evaluate(nn::OthelloNet& candidate, std::
 std::vector<arena::ArenaPlayer> CheckpointEvaluation::Players(
     nn::OthelloNet& candidate, std::int64_t step, std::shared_ptr<mcts::Evaluator> current,
     std::int64_t current_step) const {
-  const nn::InferenceOptions& inference = config_.inference;  // (no result cache in front)
+  nn::EvaluatorOptions inference = config_.inference;
+  inference.cache_entries = 0;  // each game's search keeps its own tree: no result cache
   const play::SearchPlayerOptions search = EvaluationSearch(config_, config_.eval_visits);
   std::vector<arena::ArenaPlayer> players = {arena::SearchArenaPlayer(
-      StepName(step), MakeNetEvaluator(candidate, step, inference, config_.rules), search)};
+      StepName(step), nn::MakeEvaluator(candidate, config_.rules, step, inference), search)};
   players.insert(players.end(), fixed_.begin(), fixed_.end());
   bool current_included = false;
   const fs::path eval_dir = fs::path(run_dir_) / "eval";
@@ -138,7 +157,7 @@ std::vector<arena::ArenaPlayer> CheckpointEvaluation::Players(
                                                         config_.eval_previous, records)) {
     nn::Checkpoint checkpoint = nn::LoadCheckpoint(path.string(), config_.net);
     players.push_back(arena::SearchArenaPlayer(
-        StepName(earlier), MakeNetEvaluator(checkpoint.net, earlier, inference, config_.rules),
+        StepName(earlier), nn::MakeEvaluator(checkpoint.net, config_.rules, earlier, inference),
         search));
     current_included |= earlier == current_step;
   }

@@ -23,9 +23,21 @@
 
 namespace othello::training {
 
-// The search settings of evaluation games: the config's search without root noise,
-// forced playouts, Gumbel or temperature; with one visit the raw policy (no solver).
+// The search settings of evaluation games: play's (play::PlaySearch, as the exported
+// model plays) for `visits` playouts, with the config's rules; one visit is the raw policy.
 play::SearchPlayerOptions EvaluationSearch(const TrainingConfig& config, int visits);
+
+// eval.opponents' "ladder": the fixed ladder's players that a training evaluation plays
+// (scripts/ladder/: alpha-beta at 2, 4 and 6 plies, and GRhino levels 1-3 with
+// `grhino`, the gtp-rhino program's path; "" where it is not installed) on 8x8; on other
+// boards, which GRhino does not play and the ladder does not rate, random, greedy and
+// alpha-beta at 2 and 4 plies.
+std::vector<std::string> LadderOpponents(int board_size, const std::string& grhino);
+// Where Debian's grhino package installs its GTP engine.
+inline constexpr const char* kGRhinoPath = "/usr/games/gtp-rhino";
+// The fixed opponents of eval.opponents with "ladder" expanded on this machine (GRhino
+// where kGRhinoPath exists).
+std::vector<std::string> EvaluationOpponents(const TrainingConfig& config);
 
 // "step-00001200", the name of a checkpoint's model in evaluation games.
 std::string StepName(std::int64_t step);

@@ -43,21 +43,11 @@
 #include <vector>
 
 #include "core/hash.h"
+#include "core/rng.h"
+#include "training/replay_window.h"
 #include "training/sample.h"
 
 namespace othello::training {
-
-enum class ReplayWindow { kGrowing, kFixed };
-inline constexpr std::array<std::string_view, 2> kReplayWindowNames = {"growing", "fixed"};
-
-// The window and the shard size (config replay.*; these are the config's defaults).
-struct WindowConfig {
-  ReplayWindow kind = ReplayWindow::kGrowing;
-  std::size_t min = 20000;  // positions
-  std::size_t max = 500000;
-  double exponent = 0.75;   // growing only
-  std::size_t shard_positions = 4096;
-};
 
 // A game from another process, named by where it came from (unique per game).
 struct SourcedGame {

@@ -111,32 +111,8 @@ class SelfPlayWorker::TimedEvaluator : public mcts::Evaluator {
   PhaseClock::Phase resume_ = PhaseClock::kTree;
 };
 
-std::shared_ptr<mcts::Evaluator> SelfPlayEvaluator(std::shared_ptr<mcts::Evaluator> network,
-                                                   const nn::InferenceOptions& options) {
-  return mcts::WithCache(std::move(network), options.cache_entries, options.cache_canonical);
-}
-
-bool ModelSource::UsesEigen(const nn::InferenceOptions& options) {
-  if (options.backend == "torch") return false;
-  const bool cpu = nn::ResolveDevice(options.device).is_cpu();
-  if (options.backend == "eigen" && !cpu) {
-    throw core::InputError("inference.backend 'eigen' runs on the CPU, not on device '" +
-                           options.device + "'");
-  }
-  return cpu;
-}
-
-std::shared_ptr<mcts::Evaluator> MakeNetEvaluator(nn::OthelloNet& net, std::int64_t step,
-                                                  const nn::InferenceOptions& options,
-                                                  const core::Rules& rules) {
-  if (!ModelSource::UsesEigen(options)) return std::make_shared<nn::NetEvaluator>(net, options);
-  auto eigen = std::make_shared<const nn::EigenNet>(nn::ExportModel(net, rules, step));
-  return std::make_shared<nn::EigenEvaluator>(eigen, options.random_symmetry,
-                                              options.seed ^ static_cast<std::uint64_t>(step));
-}
-
 void ModelSource::Publish(nn::OthelloNet& net, std::int64_t step) {
-  Publish(SelfPlayEvaluator(MakeNetEvaluator(net, step, options_, rules_), options_), step);
+  Publish(nn::MakeEvaluator(net, rules_, step, options_), step);
 }
 
 void ModelSource::Publish(std::shared_ptr<mcts::Evaluator> evaluator, std::int64_t step) {

@@ -28,46 +28,33 @@
 #include <thread>
 #include <vector>
 
+#include "core/rng.h"
 #include "mcts/evaluator.h"
-#include "nn/inference.h"
+#include "nn/evaluator.h"
+#include "nn/model.h"
 #include "training/config.h"
 #include "training/replay_buffer.h"
 
 namespace othello::training {
 
 // The model self-play uses: replaced by the trainer, picked up between moves. Each
-// published model is, on the CPU (inference.backend auto or eigen), the exported
-// model's Eigen forward pass run on the self-play thread itself (nn/eigen_net.h: 2x
-// LibTorch's one-thread speed on the quickstart net, and no thread hand-off), else a
-// NetEvaluator (LibTorch, batched, CPU or CUDA); behind a result cache of its own
-// when options.cache_entries > 0.
-// The evaluator of `net` (at `step`) for `options`: the Eigen path or a NetEvaluator,
-// as ModelSource::UsesEigen says; no cache. Training's evaluations use it too.
-std::shared_ptr<mcts::Evaluator> MakeNetEvaluator(nn::OthelloNet& net, std::int64_t step,
-                                                  const nn::InferenceOptions& options,
-                                                  const core::Rules& rules);
-
-// What self-play evaluates with: `network` behind the result cache that `options` ask
-// for (mcts::WithCache; `network` itself without one).
-std::shared_ptr<mcts::Evaluator> SelfPlayEvaluator(std::shared_ptr<mcts::Evaluator> network,
-                                                   const nn::InferenceOptions& options);
-
+// published network becomes nn::MakeEvaluator(net, rules, step, options) (nn/evaluator.h:
+// on the CPU the exported model's Eigen forward pass on the self-play thread itself,
+// else LibTorch batched; random symmetries and a result cache as the options ask).
 class ModelSource {
  public:
-  ModelSource(const nn::InferenceOptions& options, const core::Rules& rules)
+  ModelSource(const nn::EvaluatorOptions& options, const core::Rules& rules)
       : options_(options), rules_(rules) {
-    UsesEigen(options);  // a bad backend fails here, before self-play starts
+    nn::UsesEigen(options);  // a bad backend or device fails here, before self-play starts
   }
-  // Whether `options` run self-play's network on the Eigen path.
-  static bool UsesEigen(const nn::InferenceOptions& options);
-  // Publishes SelfPlayEvaluator(MakeNetEvaluator(net, step, ...)).
+  // Publishes nn::MakeEvaluator(net, rules, step, options).
   void Publish(nn::OthelloNet& net, std::int64_t step);
   // Publishes `evaluator` as it is (benchmarks: a stand-in for the network).
   void Publish(std::shared_ptr<mcts::Evaluator> evaluator, std::int64_t step);
   std::shared_ptr<mcts::Evaluator> Current(std::int64_t* step = nullptr) const;
 
  private:
-  const nn::InferenceOptions options_;
+  const nn::EvaluatorOptions options_;
   const core::Rules rules_;
   mutable std::mutex mutex_;
   std::shared_ptr<mcts::Evaluator> current_;  // guarded by mutex_
@@ -90,7 +77,7 @@ struct SelfPlayStats {
   //   tree       descents, expansions, backups, root set-up and move choice, tree reuse,
   //              new games' trees (RunSearchRound, BeginSelfPlayMove, Finish, Advance)
   //   evaluator  from Submit() to Wait()'s return: the result cache, and the network
-  //              (on this thread on the Eigen path) or waiting for it (NetEvaluator)
+  //              (on this thread on the Eigen path) or waiting for it (LibTorch batched)
   //   solver     core::SolveExact: the search's leaf and root solves and exact targets
   //   other      the rest: samples, targets, games handed to the buffer, the loop
   std::atomic<std::uint64_t> tree_ns{0}, evaluator_ns{0}, solver_ns{0}, other_ns{0};

@@ -11,11 +11,13 @@
 
 #include "core/hash.h"
 #include "core/notation.h"
+#include "core/rng.h"
 #include "core/rules.h"
 #include "core/symmetry.h"
 #include "mcts/batching_evaluator.h"
 #include "mcts/eval_cache.h"
 #include "mcts/search.h"
+#include "mcts/symmetry_evaluator.h"
 
 namespace othello::mcts {
 namespace {
@@ -113,6 +115,65 @@ TEST(BatchingEvaluator, BackendErrorsReachTheWaiter) {
         }
       },
       std::runtime_error);
+}
+
+// A backend whose outputs tell the position apart: the policy at a square is 1 where
+// the side to move has a disc there, the ownership 1 where the opponent has one.
+void DiscMap(const std::vector<const Position*>& positions,
+             const std::vector<EvalOutput*>& outputs) {
+  for (std::size_t i = 0; i < positions.size(); ++i) {
+    const Position& p = *positions[i];
+    for (int sq = 0; sq < p.squares(); ++sq) {
+      outputs[i]->policy[sq] = (p.player() & core::Bit(sq)) != 0 ? 1.0f : 0.0f;
+      outputs[i]->ownership[sq] = (p.opponent() & core::Bit(sq)) != 0 ? 1.0f : 0.0f;
+    }
+    outputs[i]->win = 0.25f;
+  }
+}
+
+TEST(FunctionEvaluator, RunsTheFunctionOnTheCallerAndRethrowsItsFailure) {
+  FunctionEvaluator evaluator(DiscMap);
+  EvalBatch batch;
+  batch.Add(Position::Standard(8));
+  evaluator.Evaluate(batch);
+  EXPECT_EQ(batch.output(0).win, 0.25f);
+  FunctionEvaluator failing([](const auto&, const auto&) { throw std::runtime_error("no"); });
+  EXPECT_THROW(failing.Evaluate(batch), std::runtime_error);
+}
+
+// Whatever symmetry is drawn, the outputs mapped back are those of the position itself
+// (the backend is equivariant), and the backend saw several orientations.
+TEST(RandomSymmetryEvaluator, MapsEveryDrawnSymmetryBack) {
+  std::set<std::uint64_t> seen;
+  std::mutex mutex;
+  auto backend = std::make_shared<FunctionEvaluator>([&](const auto& positions, const auto& outputs) {
+    std::lock_guard<std::mutex> lock(mutex);
+    for (const Position* p : positions) seen.insert(p->Hash());
+    DiscMap(positions, outputs);
+  });
+  RandomSymmetryEvaluator evaluator(backend, /*seed=*/5);
+  Position position = Position::Standard(8);
+  position = position.Play(core::LowestSquare(position.LegalMoves()));
+  std::vector<EvalOutput> direct(1);
+  DiscMap({&position}, {&direct[0]});
+  for (int round = 0; round < 16; ++round) {
+    EvalBatch batch;
+    for (int i = 0; i < 4; ++i) batch.Add(position);
+    evaluator.Evaluate(batch);
+    for (int i = 0; i < 4; ++i) {
+      EXPECT_EQ(batch.output(i).policy, direct[0].policy) << round << " " << i;
+      EXPECT_EQ(batch.output(i).ownership, direct[0].ownership) << round << " " << i;
+      EXPECT_EQ(batch.output(i).win, 0.25f);
+    }
+  }
+  EXPECT_GT(seen.size(), 4u);  // drawn, not fixed
+  // A failure of the inner evaluator reaches Wait().
+  RandomSymmetryEvaluator failing(
+      std::make_shared<FunctionEvaluator>([](const auto&, const auto&) { throw std::runtime_error("x"); }),
+      1);
+  EvalBatch batch;
+  batch.Add(position);
+  EXPECT_THROW(failing.Evaluate(batch), std::runtime_error);
 }
 
 TEST(BatchingEvaluator, SplitsBatchesLargerThanTheMaximum) {

@@ -75,9 +75,9 @@ TEST(ModelFile, EigenMatchesLibTorchOnRandomPositions) {
   EXPECT_EQ(model.step, 42);
   EXPECT_EQ(model.net, config);
   EigenNet eigen(model);
-  InferenceOptions options;
+  EvaluatorOptions options;
   options.device = "cpu";
-  NetEvaluator torch_eval(net, options);
+  TorchNet torch_eval(net, options);
   double worst = 0;
   for (const int size : {6, 8, 10}) {
     const auto positions = RandomPositions(size, 24, size);
@@ -102,33 +102,38 @@ TEST(ModelFile, EigenMatchesLibTorchOnRandomPositions) {
   fs::remove(path);
 }
 
-TEST(ModelFile, EigenEvaluatorServesTheSearchWithACache) {
+TEST(ModelFile, TheEigenEvaluatorServesTheSearchWithACache) {
   const NetConfig config = Tiny(1, 8);
   OthelloNet net = RandomNet(config, 5);
   auto eigen = std::make_shared<EigenNet>(ExportModel(net, core::Rules{}, 0));
-  EigenEvaluator network(eigen);
-  mcts::CachingEvaluator evaluator(network, 1024, /*canonical=*/true);
+  EvaluatorOptions options;
+  options.cache_entries = 1024;
+  EvaluatorLayers layers;
+  const std::shared_ptr<mcts::Evaluator> evaluator = MakeEvaluator(eigen, 0, options, &layers);
+  ASSERT_NE(layers.cache, nullptr);
+  EXPECT_EQ(layers.batcher, nullptr);  // eigen runs on the calling thread
+  EXPECT_EQ(layers.backend, "eigen");
   mcts::EvalBatch batch;
   batch.Add(core::Position::Standard(8));
   batch.Add(core::Position::Standard(8));
-  evaluator.Evaluate(batch);
+  evaluator->Evaluate(batch);
   EXPECT_NEAR(batch.output(0).win + batch.output(0).draw + batch.output(0).loss, 1.0, 1e-5);
   EXPECT_EQ(batch.output(0).policy, batch.output(1).policy);
 }
 
 // Self-play's random symmetries on the Eigen path: each evaluation is the plain one of
 // one of the 8 transformed positions, mapped back to the position's squares.
-TEST(ModelFile, EigenEvaluatorWithRandomSymmetriesMapsOutputsBack) {
+TEST(ModelFile, TheEigenEvaluatorWithRandomSymmetriesMapsOutputsBack) {
   OthelloNet net = RandomNet(Tiny(1, 8), 9);
   auto eigen = std::make_shared<EigenNet>(ExportModel(net, core::Rules{}, 0));
   core::Position position = core::Position::Standard(8);
   position = position.Play(core::LowestSquare(position.LegalMoves()));  // not symmetric any more
-  EigenEvaluator plain(eigen);
+  const std::shared_ptr<mcts::Evaluator> plain = MakeEvaluator(eigen, 0, EvaluatorOptions{});
   std::vector<mcts::EvalOutput> expected;
   for (int s = 0; s < core::kNumSymmetries; ++s) {
     mcts::EvalBatch one;
     one.Add(core::TransformPosition(position, s));
-    plain.Evaluate(one);
+    plain->Evaluate(one);
     mcts::EvalOutput mapped = one.output(0);
     for (int sq = 0; sq < 64; ++sq) {
       mapped.policy[sq] = one.output(0).policy[core::TransformSquare(sq, 8, s)];
@@ -136,12 +141,15 @@ TEST(ModelFile, EigenEvaluatorWithRandomSymmetriesMapsOutputsBack) {
     }
     expected.push_back(mapped);
   }
-  EigenEvaluator symmetric(eigen, /*random_symmetry=*/true, /*seed=*/3);
+  EvaluatorOptions options;
+  options.random_symmetry = true;
+  options.seed = 3;
+  const std::shared_ptr<mcts::Evaluator> symmetric = MakeEvaluator(eigen, 0, options);
   std::set<int> seen;
   for (int round = 0; round < 8; ++round) {
     mcts::EvalBatch batch;
     for (int i = 0; i < 8; ++i) batch.Add(position);
-    symmetric.Evaluate(batch);
+    symmetric->Evaluate(batch);
     for (int i = 0; i < 8; ++i) {
       const mcts::EvalOutput& o = batch.output(i);
       int match = -1;

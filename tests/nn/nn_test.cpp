@@ -12,6 +12,7 @@
 #include "core/error.h"
 #include "core/rules.h"
 #include "core/symmetry.h"
+#include "mcts/batching_evaluator.h"
 #include "mcts/eval_cache.h"
 #include "mcts/search.h"
 #include "nn/binary_io.h"
@@ -350,14 +351,18 @@ TEST(Checkpoint, CraftedTensorSectionsWithARightChecksumAreRefused) {
 TEST(Inference, EvaluatorGivesProbabilitiesMatchingTheRawForwardPass) {
   torch::manual_seed(2);
   OthelloNet net(Tiny());
-  InferenceOptions options;
+  EvaluatorOptions options;
   options.device = "cpu";
+  options.backend = "torch";
   options.max_batch = 8;
-  NetEvaluator evaluator(net, options);
+  EvaluatorLayers layers;
+  const std::shared_ptr<mcts::Evaluator> evaluator =
+      MakeEvaluator(net, core::Rules{}, 0, options, &layers);
+  TorchNet raw_net(net, options);
   const std::vector<core::Position> positions = RandomPositions(20, 8, 5);
   mcts::EvalBatch batch;
   for (const auto& p : positions) batch.Add(p);
-  evaluator.Evaluate(batch);
+  evaluator->Evaluate(batch);
   std::vector<const core::Position*> raw_positions;
   std::vector<mcts::EvalOutput> raw(positions.size());
   std::vector<mcts::EvalOutput*> raw_outputs;
@@ -365,7 +370,7 @@ TEST(Inference, EvaluatorGivesProbabilitiesMatchingTheRawForwardPass) {
     raw_positions.push_back(&positions[i]);
     raw_outputs.push_back(&raw[i]);
   }
-  evaluator.Forward(raw_positions, raw_outputs);
+  raw_net.Forward(raw_positions, raw_outputs);
   for (std::size_t i = 0; i < positions.size(); ++i) {
     const mcts::EvalOutput& o = batch.output(static_cast<int>(i));
     float sum = 0;
@@ -375,25 +380,28 @@ TEST(Inference, EvaluatorGivesProbabilitiesMatchingTheRawForwardPass) {
     EXPECT_NEAR(o.policy[19], raw[i].policy[19], 1e-5);
     EXPECT_NEAR(o.win, raw[i].win, 1e-5);
   }
-  EXPECT_GE(evaluator.batcher().backend_calls(), 3u);  // 20 positions, batches of 8
+  ASSERT_NE(layers.batcher, nullptr);
+  EXPECT_EQ(layers.backend, "torch");
+  EXPECT_EQ(layers.device, "cpu");
+  EXPECT_EQ(layers.precision, "fp32");
+  EXPECT_GE(layers.batcher->backend_calls(), 3u);  // 20 positions, batches of 8
 }
 
 TEST(Inference, RandomSymmetryMapsOutputsBack) {
   torch::manual_seed(3);
   OthelloNet net(Tiny());
-  InferenceOptions options;
+  EvaluatorOptions options;
   options.device = "cpu";
+  options.backend = "torch";
   options.random_symmetry = true;
-  NetEvaluator evaluator(net, options);
+  const std::shared_ptr<mcts::Evaluator> evaluator = MakeEvaluator(net, core::Rules{}, 0, options);
   const core::Position pos = RandomPositions(1, 8, 6)[0];
   // The 8 possible answers: the net on each symmetric form, mapped back.
   std::vector<mcts::EvalOutput> expected(8);
   for (int s = 0; s < 8; ++s) {
     const core::Position t = core::TransformPosition(pos, s);
     mcts::EvalOutput out;
-    InferenceOptions plain = options;
-    plain.random_symmetry = false;
-    NetEvaluator direct(net, plain);
+    TorchNet direct(net, options);
     direct.Forward({&t}, {&out});
     for (int sq = 0; sq < 64; ++sq) expected[s].policy[sq] = out.policy[core::TransformSquare(sq, 8, s)];
     expected[s].win = out.win;
@@ -402,7 +410,7 @@ TEST(Inference, RandomSymmetryMapsOutputsBack) {
   for (int trial = 0; trial < 40; ++trial) {
     mcts::EvalBatch batch;
     batch.Add(pos);
-    evaluator.Evaluate(batch);
+    evaluator->Evaluate(batch);
     int match = -1;
     for (int s = 0; s < 8 && match < 0; ++s) {
       bool same = std::abs(batch.output(0).win - expected[s].win) < 1e-5;
@@ -419,9 +427,13 @@ TEST(Inference, RandomSymmetryMapsOutputsBack) {
 
 TEST(Inference, CacheAndSearchIntegration) {
   OthelloNet net(Tiny());
-  InferenceOptions options;
+  EvaluatorOptions options;
   options.device = "cpu";
-  NetEvaluator network(net, options);
+  options.backend = "torch";
+  TorchNet torch_net(net, options);
+  mcts::FunctionEvaluator network([&](const auto& positions, const auto& outputs) {
+    torch_net.Forward(positions, outputs);
+  });
   mcts::CachingEvaluator evaluator(network, 1 << 12, options.cache_canonical);
   mcts::SearchParams params;
   params.solver_empties = 0;
@@ -441,14 +453,18 @@ TEST(Inference, CacheAndSearchIntegration) {
 
 TEST(Inference, DevicesAndPrecisions) {
   OthelloNet net(Tiny());
-  InferenceOptions options;
+  EvaluatorOptions options;
   options.device = "tpu";
-  EXPECT_THROW(NetEvaluator(net, options), core::InputError);
+  EXPECT_THROW(TorchNet(net, options), core::InputError);
+  EXPECT_THROW(MakeEvaluator(net, core::Rules{}, 0, options), core::InputError);
   options.device = "cpu";
   options.precision = "bf16";
-  EXPECT_THROW(NetEvaluator(net, options), core::InputError);  // CPU runs fp32
+  EXPECT_THROW(TorchNet(net, options), core::InputError);  // CPU runs fp32
   options.precision = "fp8";
-  EXPECT_THROW(NetEvaluator(net, options), core::InputError);
+  EXPECT_THROW(TorchNet(net, options), core::InputError);
+  options.precision = "auto";
+  options.backend = "onnx";
+  EXPECT_THROW(MakeEvaluator(net, core::Rules{}, 0, options), core::InputError);
   if (!torch::cuda::is_available()) {
     EXPECT_THROW(ResolveDevice("cuda"), core::InputError);
     EXPECT_EQ(ResolveDevice("auto"), torch::Device(torch::kCPU));
@@ -457,10 +473,10 @@ TEST(Inference, DevicesAndPrecisions) {
   for (const char* precision : {"fp32", "fp16", "bf16"}) {
     options.device = "cuda";
     options.precision = precision;
-    NetEvaluator evaluator(net, options);
+    const std::shared_ptr<mcts::Evaluator> evaluator = MakeEvaluator(net, core::Rules{}, 0, options);
     mcts::EvalBatch batch;
     batch.Add(core::Position::Standard(8));
-    evaluator.Evaluate(batch);
+    evaluator->Evaluate(batch);
     EXPECT_NEAR(batch.output(0).win + batch.output(0).draw + batch.output(0).loss, 1.0f, 1e-2)
         << precision;
   }

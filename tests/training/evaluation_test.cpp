@@ -20,6 +20,9 @@ TEST(Evaluation, ASearchingPlayerBeatsTheRandomPlayerInTheArena) {
   EXPECT_FALSE(search.params.dirichlet_noise);
   EXPECT_EQ(search.params.temperature_start, 0);
   EXPECT_EQ(EvaluationSearch(config, 1).params.solver_empties, 0);  // the raw policy
+  // Play's settings, not self-play's: the solver as play's, whatever search.solver_empties.
+  EXPECT_EQ(search.params.solver_empties, play::PlaySearch(64).params.solver_empties);
+  EXPECT_EQ(search.params.rules.size, 6);
   // Self-play explores with its own c_puct; evaluations search as play does.
   EXPECT_FLOAT_EQ(config.search.c_puct, 1.5f);
   EXPECT_FLOAT_EQ(search.params.c_puct, mcts::SearchParams{}.c_puct);
@@ -114,14 +117,20 @@ TEST(Evaluation, TheLadderOpponentsAndTheLadderFile) {
   const TrainingConfig config = LoadTrainingConfig((dir / "configs" / "run.yaml").string());
   // Relative to the config file's folder.
   EXPECT_EQ(config.eval_ladder, (dir / "ladder" / "ladder.csv").string());
-  std::vector<std::string> expected = LadderOpponents(8);
-  expected.push_back("random");
-  EXPECT_EQ(config.eval_opponents, expected);
+  // The config keeps "ladder" as written: it is expanded when an evaluation starts, so
+  // a parsed config does not depend on what this machine has installed.
+  EXPECT_EQ(config.eval_opponents, (std::vector<std::string>{"ladder", "random"}));
+  std::vector<std::string> expected = LadderOpponents(8, "/x/gtp-rhino");
+  ASSERT_EQ(expected.size(), 6u);
   EXPECT_EQ(std::vector<std::string>(expected.begin(), expected.begin() + 3),
             (std::vector<std::string>{"ab:2", "ab:4", "ab:6"}));
-  EXPECT_EQ(LadderOpponents(8).size(),
-            std::filesystem::exists("/usr/games/gtp-rhino") ? 6u : 3u);
-  EXPECT_EQ(LadderOpponents(6), (std::vector<std::string>{"random", "greedy", "ab:2", "ab:4"}));
+  EXPECT_EQ(expected[3], "rhino1@gtp:/x/gtp-rhino -l 1");
+  EXPECT_EQ(LadderOpponents(8, ""), (std::vector<std::string>{"ab:2", "ab:4", "ab:6"}));
+  expected = LadderOpponents(8, std::filesystem::exists(kGRhinoPath) ? kGRhinoPath : "");
+  expected.push_back("random");
+  EXPECT_EQ(EvaluationOpponents(config), expected);
+  EXPECT_EQ(LadderOpponents(6, kGRhinoPath),
+            (std::vector<std::string>{"random", "greedy", "ab:2", "ab:4"}));
   // The ladder rates 8x8 players only; a missing file is named when evaluation starts.
   EXPECT_THROW(ParseTrainingConfig("game: {size: 6}\neval: {ladder: x.csv}\n", "t.yaml"),
                core::InputError);

@@ -1,0 +1,69 @@
+#include "mcts/symmetry_evaluator.h"
+
+#include "core/hash.h"
+#include "core/rng.h"
+#include "core/symmetry.h"
+
+namespace othello::mcts {
+
+struct RandomSymmetryEvaluator::Transformed {
+  EvalBatch batch;              // the positions in their drawn orientations
+  std::vector<int> symmetries;  // symmetries[i]: the one drawn for position i
+};
+
+RandomSymmetryEvaluator::RandomSymmetryEvaluator(std::shared_ptr<Evaluator> inner,
+                                                 std::uint64_t seed)
+    : inner_(std::move(inner)), seed_(seed) {}
+
+RandomSymmetryEvaluator::~RandomSymmetryEvaluator() = default;
+
+void RandomSymmetryEvaluator::Submit(EvalBatch& batch) {
+  batch.Restart();
+  batch.outputs().resize(batch.size());
+  auto transformed = std::make_unique<Transformed>();
+  core::Rng rng(core::Mix64(seed_ ^ calls_.fetch_add(1, std::memory_order_relaxed)));
+  transformed->symmetries.resize(batch.size());
+  for (int i = 0; i < batch.size(); ++i) {
+    const int symmetry = static_cast<int>(rng.Below(core::kNumSymmetries));
+    transformed->symmetries[i] = symmetry;
+    transformed->batch.Add(core::TransformPosition(batch.positions()[i], symmetry));
+  }
+  inner_->Submit(transformed->batch);  // if it throws, nothing is pending
+  std::lock_guard<std::mutex> lock(mutex_);
+  pending_.emplace(&batch, std::move(transformed));
+}
+
+void RandomSymmetryEvaluator::Wait(EvalBatch& batch) {
+  std::unique_ptr<Transformed> transformed;
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    const auto it = pending_.find(&batch);
+    if (it != pending_.end()) {
+      transformed = std::move(it->second);
+      pending_.erase(it);
+    }
+  }
+  if (transformed) {
+    try {
+      inner_->Wait(transformed->batch);
+      for (int i = 0; i < batch.size(); ++i) {
+        // Output square sq of the original position is square T(sq) of the transformed one.
+        const EvalOutput& seen = transformed->batch.output(i);
+        EvalOutput& out = batch.outputs()[i];
+        out = seen;
+        const int size = batch.positions()[i].size(), area = size * size;
+        for (int sq = 0; sq < area; ++sq) {
+          const int t = core::TransformSquare(sq, size, transformed->symmetries[i]);
+          out.policy[sq] = seen.policy[t];
+          out.ownership[sq] = seen.ownership[t];
+        }
+      }
+      batch.MarkDone();
+    } catch (...) {
+      batch.Fail(std::current_exception());
+    }
+  }
+  batch.WaitDone();
+}
+
+}  // namespace othello::mcts
