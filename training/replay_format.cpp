@@ -16,7 +16,7 @@ constexpr char kJournalMagicV2[8] = {'O', 'Z', 'J', 'R', 'N', 'L', '0', '2'};
 constexpr std::uint32_t kJournalVersion = 3;
 constexpr std::size_t kShardHeader = 8 + 4 + 4 + 8 + 8 + 8 + 8;
 constexpr std::size_t kJournalHeader = 8 + 4;
-constexpr std::size_t kLegacyRecord = 347;  // version 1's packed record
+constexpr std::size_t kV1RecordBytes = 347;  // shard and journal version 1's records
 
 using nn::Get;
 using nn::Put;
@@ -24,7 +24,7 @@ using nn::Put;
 // A version 1 record: u64 player[2], u64 opponent[2], u8 size, u8 has_policy,
 // u8 has_exact, i8 exact_score, i8 final_margin, u16 wdl[3], i16 search value,
 // u16 policy[101], i8 ownership[100], packed.
-Sample FromLegacy(const char* p) {
+Sample SampleFromV1(const char* p) {
   Sample s;
   std::memcpy(s.player, p, 16);
   std::memcpy(s.opponent, p + 16, 16);
@@ -39,13 +39,14 @@ Sample FromLegacy(const char* p) {
   return s;
 }
 
-// `count` records at `records` (version 2 or legacy layout), each checked.
-std::vector<Sample> ReadRecords(const char* records, std::size_t count, bool legacy,
+// `count` records at `records` (Sample's layout, or version 1's with `v1_records`), each
+// checked.
+std::vector<Sample> ReadRecords(const char* records, std::size_t count, bool v1_records,
                                 const std::string& what, int board_size) {
   std::vector<Sample> samples(count);
   for (std::size_t i = 0; i < count; ++i) {
-    if (legacy) {
-      samples[i] = FromLegacy(records + i * kLegacyRecord);
+    if (v1_records) {
+      samples[i] = SampleFromV1(records + i * kV1RecordBytes);
     } else {
       std::memcpy(&samples[i], records + i * sizeof(Sample), sizeof(Sample));
     }
@@ -58,19 +59,19 @@ std::vector<Sample> ReadRecords(const char* records, std::size_t count, bool leg
 
 // Checks a shard's magic, version and record size (`fail` throws); true for version 1.
 template <typename Fail>
-bool ShardIsLegacy(std::string_view bytes, const Fail& fail) {
+bool ShardIsV1(std::string_view bytes, const Fail& fail) {
   if (bytes.size() < kShardHeader || std::memcmp(bytes.data(), kShardMagic, 8) != 0) {
     fail("not a replay shard or truncated header");
   }
   const auto version = Get<std::uint32_t>(bytes, 8);
   const auto record = Get<std::uint32_t>(bytes, 12);
-  const bool legacy = version == 1;
-  const std::size_t record_bytes = legacy ? kLegacyRecord : sizeof(Sample);
+  const bool v1 = version == 1;
+  const std::size_t record_bytes = v1 ? kV1RecordBytes : sizeof(Sample);
   if ((version != 1 && version != kReplayVersion) || record != record_bytes) {
     fail("format version " + std::to_string(version) + " with " + std::to_string(record) +
          "-byte records; this build reads versions 1 and " + std::to_string(kReplayVersion));
   }
-  return legacy;
+  return v1;
 }
 
 // One journal entry: its header's fields, its records, and its size in bytes.
@@ -87,7 +88,7 @@ struct JournalEntryView {
 std::optional<JournalEntryView> ReadJournalEntry(std::string_view bytes, std::size_t pos,
                                                  std::uint32_t version) {
   const std::size_t entry_header = version == 1 ? 8 + 4 + 8 : version == 2 ? 8 + 4 + 4 : 8 + 4 + 4 + 4;
-  const std::size_t record_bytes = version == 1 ? kLegacyRecord : sizeof(Sample);
+  const std::size_t record_bytes = version == 1 ? kV1RecordBytes : sizeof(Sample);
   if (bytes.size() - pos < entry_header) return std::nullopt;
   JournalEntryView entry;
   entry.seen_before = Get<std::uint64_t>(bytes, pos);
@@ -134,8 +135,8 @@ std::string SerializeShard(const Sample* samples, std::size_t count, std::uint64
 Shard ParseShard(std::string_view bytes, const std::string& name, int board_size) {
   const std::string what = "replay shard " + name;
   const auto fail = [&](const std::string& why) { throw core::InputError(what + ": " + why); };
-  const bool legacy = ShardIsLegacy(bytes, fail);
-  const std::size_t record_bytes = legacy ? kLegacyRecord : sizeof(Sample);
+  const bool v1 = ShardIsV1(bytes, fail);
+  const std::size_t record_bytes = v1 ? kV1RecordBytes : sizeof(Sample);
   const auto count = Get<std::uint64_t>(bytes, 16);
   Shard shard;
   shard.games = Get<std::uint64_t>(bytes, 24);
@@ -148,11 +149,11 @@ Shard ParseShard(std::string_view bytes, const std::string& name, int board_size
   }
   const std::string_view records = bytes.substr(kShardHeader);
   const bool sound =
-      legacy ? core::Fnv1a64(records.data(), records.size()) == sum
-             : core::Crc32(records, core::Crc32(bytes.substr(0, kShardHeader - 8))) == sum;
+      v1 ? core::Fnv1a64(records.data(), records.size()) == sum
+         : core::Crc32(records, core::Crc32(bytes.substr(0, kShardHeader - 8))) == sum;
   if (!sound) fail("corrupted: checksum mismatch");
   if (count > shard.seen) fail("corrupted: more records than positions ever added");
-  shard.samples = ReadRecords(records.data(), count, legacy, what, board_size);
+  shard.samples = ReadRecords(records.data(), count, v1, what, board_size);
   return shard;
 }
 
@@ -187,7 +188,7 @@ Journal ParseJournal(std::string_view bytes, const std::string& name, int board_
   } else if (std::memcmp(bytes.data(), kJournalMagicV2, 8) == 0) {
     version = 2;
   }
-  journal.legacy = version != kJournalVersion;
+  journal.v1_or_v2 = version != kJournalVersion;
   if (version != 1 && Get<std::uint32_t>(bytes, 8) != sizeof(Sample)) {
     throw core::InputError(what + ": " + std::to_string(Get<std::uint32_t>(bytes, 8)) +
                            "-byte records; this build writes " + std::to_string(sizeof(Sample)));
