@@ -159,20 +159,20 @@ void ConfigReader::DescribeRange(const std::string& key, const std::string& rang
   }
 }
 
-template <typename Int>
-Int ConfigReader::IntValue(const std::string& key, const YAML::Node& node, Int lo, Int hi,
-                           bool or_auto) const {
+template <typename Integer>
+Integer ConfigReader::IntValue(const std::string& key, const YAML::Node& node, Integer lo,
+                               Integer hi, bool or_auto) const {
   const std::string expected = or_auto ? "expected auto or an integer" : "expected an integer";
   const std::string range = "[" + std::to_string(lo) + ", " + std::to_string(hi) + "]";
   const auto out_of_range = [&] {
     Fail(key, node, or_auto ? expected + " in " + range : "out of range " + range);
   };
-  Int value;
+  Integer value;
   try {
     if (!node.IsScalar()) throw YAML::Exception(YAML::Mark(), "");
-    value = node.as<Int>();
+    value = node.as<Integer>();
   } catch (const YAML::Exception&) {
-    if (node.IsScalar() && IsIntegerText(node.Scalar())) out_of_range();  // beyond Int
+    if (node.IsScalar() && IsIntegerText(node.Scalar())) out_of_range();  // beyond Integer
     Fail(key, node, expected);
   }
   if (value < lo || value > hi) out_of_range();

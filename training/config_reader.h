@@ -84,11 +84,11 @@ class ConfigReader {
   void CollectKeys(const YAML::Node& node, const std::string& prefix,
                    std::vector<std::pair<std::string, int>>& out) const;
   void Record(const std::string& key, std::string default_text, std::string range);
-  // The integer `node` holds, in [lo, hi] (Int is int or std::int64_t); errors name
+  // The integer `node` holds, in [lo, hi] (Integer: int or std::int64_t); errors name
   // `key` and the range (and the word auto when it is allowed too). Defined in the .cpp.
-  template <typename Int>
-  Int IntValue(const std::string& key, const YAML::Node& node, Int lo, Int hi,
-               bool or_auto) const;
+  template <typename Integer>
+  Integer IntValue(const std::string& key, const YAML::Node& node, Integer lo, Integer hi,
+                   bool or_auto) const;
 
   YAML::Node root_;
   std::string name_;

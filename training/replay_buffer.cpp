@@ -44,7 +44,9 @@ ReplayBuffer::ReplayBuffer(std::string dir, const WindowConfig& window, int boar
   LoadJournal();
 }
 
-std::string ReplayBuffer::JournalPath() const { return (fs::path(dir_) / "journal.bin").string(); }
+std::string ReplayBuffer::JournalPath() const {
+  return (fs::path(dir_) / kJournalFileName).string();
+}
 
 std::size_t ReplayBuffer::WindowSizeLocked() const {
   switch (window_.kind) {

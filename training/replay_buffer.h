@@ -47,6 +47,9 @@
 
 namespace othello::training {
 
+// The journal's name in the buffer's folder (the shards are shard-NNNNNN.bin).
+inline constexpr std::string_view kJournalFileName = "journal.bin";
+
 enum class ReplayWindow { kGrowing, kFixed };
 inline constexpr std::array<std::string_view, 2> kReplayWindowNames = {"growing", "fixed"};
 

@@ -160,11 +160,10 @@ class Run {
   // then the run's time or steps left ("" without a limit).
   std::string Outlook(double positions_per_second) const;
   void AppendMetrics(const nlohmann::json& line);
-  fs::path CheckpointPath(const std::string& name) const { return dir_ / "checkpoints" / name; }
 
   const TrainingConfig config_;
   const DistributedOptions distributed_;
-  const fs::path dir_;
+  const RunDir dir_;
   std::ostream& log_;
   const bool interactive_;
   const Clock::time_point start_ = Clock::now();
@@ -204,7 +203,7 @@ RunSummary Run::Execute(const std::atomic<bool>& stop) {
   log_ << "training on " << trainer_->device().str() << " in "
        << nn::PrecisionName(trainer_->precision()) << "\n";
   if (leader()) {
-    evaluation_.emplace(config_, dir_.string());
+    evaluation_.emplace(config_, dir_.root());
     StartSelfPlay();
   }
   TrainUntilStopped(stop);
@@ -223,20 +222,20 @@ void Run::JoinGroup() {
 void Run::Resume() {
   if (leader()) PrepareDirectory();
   const nn::Checkpoint checkpoint = LoadLatest();
-  trainer_.emplace(config_, checkpoint, CheckpointPath("latest.ckpt").string());
+  trainer_.emplace(config_, checkpoint, dir_.latest_checkpoint());
   if (group_) SyncRanks(checkpoint.step);
   if (!leader()) {
     // Its own batches: a stream of its own, not rank 0's restored one.
     rng_ = core::Rng(core::Mix64(config_.seed * 1000003 + distributed_.rank * 7919 +
                                  static_cast<std::uint64_t>(checkpoint.step)));
-    buffer_.emplace((dir_ / "replay").string(), config_.replay, config_.rules.size,
+    buffer_.emplace(dir_.replay(), config_.replay, config_.rules.size,
                     ReplayBuffer::Access::kFollower);
     return;
   }
-  buffer_.emplace((dir_ / "replay").string(), config_.replay, config_.rules.size);
+  buffer_.emplace(dir_.replay(), config_.replay, config_.rules.size);
   // Before anything can write a shard: incoming games already journaled by a learner
   // that was killed before removing their files are recognised by their sources now.
-  ingester_.emplace(dir_.string(), *buffer_, config_.rules.size);
+  ingester_.emplace(dir_.root(), *buffer_, config_.rules.size);
   Ingest();
   if (checkpoint.net) {
     log_ << "replay: " << buffer_->games() << " games, " << buffer_->seen() << " positions ("
@@ -269,15 +268,14 @@ void Run::SyncRanks(std::int64_t step) {
 }
 
 void Run::PrepareDirectory() {
-  fs::create_directories(dir_ / "checkpoints");
-  const std::string metrics = (dir_ / "metrics.jsonl").string();
-  if (const std::uint64_t cut = core::RepairTornTail(metrics, "metrics")) {
+  fs::create_directories(dir_.checkpoints());
+  if (const std::uint64_t cut = core::RepairTornTail(dir_.metrics(), "metrics")) {
     log_ << "metrics.jsonl: removed an unfinished last line (" << cut << " bytes)\n";
   }
 }
 
 nn::Checkpoint Run::LoadLatest() {
-  const fs::path latest = CheckpointPath("latest.ckpt");
+  const fs::path latest = dir_.latest_checkpoint();
   if (!fs::exists(latest)) return {};
   nn::Checkpoint checkpoint = nn::LoadCheckpoint(latest.string(), config_.net);
   if (checkpoint.rules) {
@@ -288,7 +286,7 @@ nn::Checkpoint Run::LoadLatest() {
   }
   RestoreRunState(checkpoint, latest);
   saved_step_ = checkpoint.step;
-  log_ << "resuming " << dir_.string() << " from step " << checkpoint.step << "\n";
+  log_ << "resuming " << dir_.root() << " from step " << checkpoint.step << "\n";
   if (config_.minutes > 0 && earlier_seconds_ >= config_.minutes * 60) {
     log_ << "the run has trained its run.minutes (" << config_.minutes
          << "); raise run.minutes (--set run.minutes=N) to train it further\n";
@@ -330,7 +328,7 @@ void Run::StartSelfPlay() {
 }
 
 void Run::PublishFirstModel() {
-  const fs::path best = CheckpointPath("best.ckpt");
+  const fs::path best = dir_.best_checkpoint();
   if (config_.eval_gate > 0 && fs::exists(best)) {
     nn::Checkpoint gated = nn::LoadCheckpoint(best.string(), config_.net);
     PublishModel(gated.net, gated.step);
@@ -342,7 +340,7 @@ void Run::PublishFirstModel() {
 void Run::PublishModel(nn::OthelloNet& net, std::int64_t step) {
   models_.Publish(net, step);
   Attempt("publishing the model of step " + std::to_string(step),
-          [&] { training::PublishModel(dir_.string(), net, step, config_.rules); });
+          [&] { training::PublishModel(dir_.root(), net, step, config_.rules); });
 }
 
 void Run::Ingest() {
@@ -404,7 +402,7 @@ void Run::FollowReplay() {
   }
   if (buffer_->size() == 0) {
     throw std::runtime_error("distributed training: rank " + std::to_string(distributed_.rank) +
-                             " finds no positions in " + (dir_ / "replay").string() +
+                             " finds no positions in " + dir_.replay() +
                              ", where rank 0 has " +
                              std::to_string(static_cast<long long>(leader_seen_)) +
                              ": every rank needs the run directory on a shared file system");
@@ -458,10 +456,9 @@ void Run::SaveCheckpoint(bool final) {
                                                       config_.rules, RunState());
     // The step's own copy first: latest.ckpt never names a step whose file is missing.
     if (!again) {
-      core::WriteFileAtomically(CheckpointPath(StepName(step) + ".ckpt").string(), bytes,
-                                "checkpoint");
+      core::WriteFileAtomically(dir_.checkpoint(step), bytes, "checkpoint");
     }
-    core::WriteFileAtomically(CheckpointPath("latest.ckpt").string(), bytes, "checkpoint");
+    core::WriteFileAtomically(dir_.latest_checkpoint(), bytes, "checkpoint");
   });
   saved_step_ = step;
 }
@@ -512,9 +509,8 @@ EvaluationReport Run::PlayEvaluation(std::int64_t step) {
 void Run::AdoptModel(std::int64_t step) {
   PublishModel(trainer_->net(), step);
   if (config_.eval_gate > 0) {
-    const fs::path from = CheckpointPath(StepName(step) + ".ckpt");
-    core::WriteFileAtomically(CheckpointPath("best.ckpt").string(),
-                              core::ReadFile(from.string(), "checkpoint"), "checkpoint");
+    core::WriteFileAtomically(dir_.best_checkpoint(),
+                              core::ReadFile(dir_.checkpoint(step), "checkpoint"), "checkpoint");
   }
 }
 
@@ -555,7 +551,7 @@ Run::Rates Run::TakeRates(double now) {
                       playouts = stats_.playouts.load();
   Rates rates{(games - last_games_) / dt, (positions - last_positions_) / dt,
               (playouts - last_playouts_) / dt, {}};
-  if (leader()) rates.actors = LiveActors(dir_.string());
+  if (leader()) rates.actors = LiveActors(dir_.root());
   last_report_time_ = now;
   last_games_ = games;
   last_positions_ = positions;
@@ -658,7 +654,7 @@ std::string Run::Outlook(double positions_per_second) const {
 }
 
 void Run::AppendMetrics(const nlohmann::json& line) {
-  core::AppendToFile((dir_ / "metrics.jsonl").string(), line.dump() + "\n", "metrics");
+  core::AppendToFile(dir_.metrics(), line.dump() + "\n", "metrics");
 }
 
 }  // namespace
