@@ -133,8 +133,10 @@ class Run {
   void TrainStep();
 
   void SaveCheckpoint(bool final = false);  // final: at the end of the session
-  // Evaluates a new checkpoint and publishes it to self-play (with gating: if it passes).
-  void Evaluate();
+  // Publishes the checkpoint just saved to self-play and actors: without gating at once
+  // (after its evaluation when one is due); with gating only when it is evaluated and
+  // passes.
+  void PublishCheckpoint();
   bool EvaluationDue();  // counts the checkpoint
   EvaluationReport PlayEvaluation(std::int64_t step);
   void AdoptModel(std::int64_t step);
@@ -437,7 +439,7 @@ void Run::TrainStep() {
   }
   if (step % config_.checkpoint_every == 0) {
     SaveCheckpoint();
-    Evaluate();
+    PublishCheckpoint();
     if (group_) group_->Release("checkpoint");
   } else if (step % config_.publish_every == 0 && config_.eval_gate == 0) {
     PublishModel(trainer_->net(), step);
@@ -463,7 +465,7 @@ void Run::SaveCheckpoint(bool final) {
   saved_step_ = step;
 }
 
-void Run::Evaluate() {
+void Run::PublishCheckpoint() {
   const std::int64_t step = trainer_->step();
   const bool gating = config_.eval_gate > 0;
   if (!EvaluationDue()) {
