@@ -70,28 +70,33 @@ std::string ThisExecutable() {
 
 // A checkpoint of the run from about half-way (DIR/checkpoints/step-*.ckpt), or a
 // placeholder when there is none yet besides the newest.
-std::string EarlierCheckpoint(const std::string& dir) {
-  std::vector<std::string> steps;
+std::string EarlierCheckpoint(const training::RunDir& run) {
+  std::vector<std::filesystem::path> steps;
   std::error_code error;
-  for (const auto& entry : std::filesystem::directory_iterator(dir + "/checkpoints", error)) {
+  for (const auto& entry : std::filesystem::directory_iterator(run.checkpoints(), error)) {
     const std::string name = entry.path().filename().string();
-    if (name.rfind("step-", 0) == 0 && entry.path().extension() == ".ckpt") steps.push_back(name);
+    if (name.rfind("step-", 0) == 0 && entry.path().extension() == ".ckpt") {
+      steps.push_back(entry.path());
+    }
   }
   std::sort(steps.begin(), steps.end());  // zero-padded step numbers
-  if (steps.size() < 2) return dir + "/checkpoints/step-NNNNNNNN.ckpt";
-  return dir + "/checkpoints/" + steps[(steps.size() - 1) / 2];
+  if (steps.size() < 2) {
+    return (std::filesystem::path(run.checkpoints()) / "step-NNNNNNNN.ckpt").string();
+  }
+  return steps[(steps.size() - 1) / 2].string();
 }
 
 // What to do with the run's models, printed when the run stops.
 void PrintNextSteps(const std::string& dir, std::ostream& out) {
   const std::string exe = ThisExecutable();
-  const std::string latest = dir + "/checkpoints/latest.ckpt";
+  const training::RunDir run(dir);
+  const std::string latest = run.latest_checkpoint();
   out << "\nplay against it:\n"
       << "  " << exe << " play --model " << latest << "                 # in the terminal\n"
       << "  " << exe << " serve --model " << latest << "                # in the browser: http://localhost:8080\n"
       << "compare two checkpoints (here: the newest against one from half-way):\n"
       << "  " << exe << " arena --player model:" << latest << " --player model:"
-      << EarlierCheckpoint(dir) << " --games 100\n"
+      << EarlierCheckpoint(run) << " --games 100\n"
       << "plot the run: scripts/plot.py " << dir << "\n";
 }
 
@@ -116,7 +121,7 @@ void RunTrain(const TrainOptions& opt) {
       training::RunTraining(config, dir, stop, std::cerr, ::isatty(STDERR_FILENO), distributed);
   std::cout << "stopped at step " << summary.step << " after " << summary.games << " games, "
             << summary.positions << " positions; "
-            << (distributed.rank == 0 ? "checkpoint " + dir + "/checkpoints/latest.ckpt"
+            << (distributed.rank == 0 ? "checkpoint " + training::RunDir(dir).latest_checkpoint()
                                       : "rank 0 keeps the checkpoints")
             << "\n";
   if (distributed.rank == 0 && summary.step > 0) PrintNextSteps(dir, std::cout);

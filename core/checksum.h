@@ -18,7 +18,8 @@ inline std::uint32_t Crc32(std::string_view bytes, std::uint32_t crc = 0) {
   return Crc32(bytes.data(), bytes.size(), crc);
 }
 
-// 64-bit FNV-1a, continuing from `hash` (legacy formats only).
+// 64-bit FNV-1a, continuing from `hash` (checkpoints before version 3, version 1 replay
+// shards and journals).
 std::uint64_t Fnv1a64(const void* data, std::size_t bytes,
                       std::uint64_t hash = 0xcbf29ce484222325ULL);
 

@@ -1,6 +1,7 @@
 #pragma once
 // Little-endian fixed-size values in byte strings, for the checkpoint and model file
-// formats (this project only builds for little-endian x86-64).
+// formats and training's replay files (this project only builds for little-endian
+// x86-64).
 // Thread safety: pure functions.
 #include <cstring>
 #include <string>

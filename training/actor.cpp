@@ -67,11 +67,11 @@ class Actor {
 
 ActorSummary Actor::Execute(const std::atomic<bool>& stop) {
   log_ << "actor " << id_ << ": " << config_.selfplay_threads << " self-play threads x "
-       << config_.games_per_thread << " games, writing to " << IncomingDir(dir_) << "\n";
+       << config_.games_per_thread << " games, writing to " << RunDir(dir_).incoming() << "\n";
   bool waiting_said = false;
   while (!stop.load() && !PollModel()) {
     if (!waiting_said) {
-      log_ << "waiting for the learner's first model in " << ModelsDir(dir_) << "\n";
+      log_ << "waiting for the learner's first model in " << RunDir(dir_).models() << "\n";
       waiting_said = true;
     }
     std::this_thread::sleep_for(std::chrono::milliseconds(200));

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <filesystem>
+#include <limits>
 #include <thread>
 
 #include "core/error.h"
@@ -176,7 +177,8 @@ void ReadEval(ConfigReader& r, TrainingConfig& c) {
 void ReadRun(ConfigReader& r, TrainingConfig& c) {
   c.minutes = r.Double("run.minutes", c.minutes, 0, 1e7);
   c.steps = r.Int("run.steps", static_cast<int>(c.steps), 0, 2000000000);
-  c.seed = static_cast<std::uint64_t>(r.Int("run.seed", static_cast<int>(c.seed), 0, 1 << 30));
+  c.seed = static_cast<std::uint64_t>(r.Int64("run.seed", static_cast<std::int64_t>(c.seed), 0,
+                                               std::numeric_limits<std::int64_t>::max()));
 }
 
 TrainingConfig Read(ConfigReader& r, const std::vector<std::string>& overrides) {

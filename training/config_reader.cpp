@@ -31,6 +31,14 @@ std::string Joined(const std::vector<std::string>& words) {
   return list;
 }
 
+// An integer's spelling: an optional sign and digits (one that does not fit the type
+// is out of range, not "not an integer").
+bool IsIntegerText(const std::string& text) {
+  const std::size_t digits = !text.empty() && (text[0] == '-' || text[0] == '+') ? 1 : 0;
+  return text.size() > digits && std::all_of(text.begin() + digits, text.end(),
+                                             [](char c) { return c >= '0' && c <= '9'; });
+}
+
 std::string Where(const YAML::Node& node) {
   const YAML::Mark mark = node.Mark();
   return mark.line >= 0 ? " (line " + std::to_string(mark.line + 1) + ")" : "";
@@ -151,20 +159,23 @@ void ConfigReader::DescribeRange(const std::string& key, const std::string& rang
   }
 }
 
-int ConfigReader::IntValue(const std::string& key, const YAML::Node& node, int lo, int hi,
-                           bool or_auto) const {
+template <typename Integer>
+Integer ConfigReader::IntValue(const std::string& key, const YAML::Node& node, Integer lo,
+                               Integer hi, bool or_auto) const {
   const std::string expected = or_auto ? "expected auto or an integer" : "expected an integer";
-  int value;
+  const std::string range = "[" + std::to_string(lo) + ", " + std::to_string(hi) + "]";
+  const auto out_of_range = [&] {
+    Fail(key, node, or_auto ? expected + " in " + range : "out of range " + range);
+  };
+  Integer value;
   try {
     if (!node.IsScalar()) throw YAML::Exception(YAML::Mark(), "");
-    value = node.as<int>();
+    value = node.as<Integer>();
   } catch (const YAML::Exception&) {
+    if (node.IsScalar() && IsIntegerText(node.Scalar())) out_of_range();  // beyond Integer
     Fail(key, node, expected);
   }
-  if (value < lo || value > hi) {
-    const std::string range = "[" + std::to_string(lo) + ", " + std::to_string(hi) + "]";
-    Fail(key, node, or_auto ? expected + " in " + range : "out of range " + range);
-  }
+  if (value < lo || value > hi) out_of_range();
   return value;
 }
 
@@ -178,6 +189,14 @@ int ConfigReader::IntOrAuto(const std::string& key, int fallback, int lo, int hi
 }
 
 int ConfigReader::Int(const std::string& key, int fallback, int lo, int hi) {
+  Record(key, NumberText(fallback), NumberText(lo) + ".." + NumberText(hi));
+  const YAML::Node node = Find(key);
+  if (!node.IsDefined() || node.IsNull()) return fallback;
+  return IntValue(key, node, lo, hi, /*or_auto=*/false);
+}
+
+std::int64_t ConfigReader::Int64(const std::string& key, std::int64_t fallback, std::int64_t lo,
+                                 std::int64_t hi) {
   Record(key, NumberText(fallback), NumberText(lo) + ".." + NumberText(hi));
   const YAML::Node node = Find(key);
   if (!node.IsDefined() || node.IsNull()) return fallback;

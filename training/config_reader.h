@@ -9,6 +9,7 @@
 // Thread safety: not synchronised; read the configuration once at start.
 #include <algorithm>
 #include <array>
+#include <cstdint>
 #include <set>
 #include <string>
 #include <string_view>
@@ -36,6 +37,9 @@ class ConfigReader {
   void Override(const std::vector<std::string>& assignments);
 
   int Int(const std::string& key, int fallback, int lo, int hi);
+  // Int for values beyond 32 bits (a seed): an integer in [lo, hi].
+  std::int64_t Int64(const std::string& key, std::int64_t fallback, std::int64_t lo,
+                     std::int64_t hi);
   // An integer in [lo, hi], or the word `auto` (returned as kAuto; also the fallback's
   // spelling).
   static constexpr int kAuto = -1;
@@ -80,10 +84,11 @@ class ConfigReader {
   void CollectKeys(const YAML::Node& node, const std::string& prefix,
                    std::vector<std::pair<std::string, int>>& out) const;
   void Record(const std::string& key, std::string default_text, std::string range);
-  // The integer `node` holds, in [lo, hi]; errors name `key` (and the word auto when it
-  // is allowed too).
-  int IntValue(const std::string& key, const YAML::Node& node, int lo, int hi,
-               bool or_auto) const;
+  // The integer `node` holds, in [lo, hi] (Integer: int or std::int64_t); errors name
+  // `key` and the range (and the word auto when it is allowed too). Defined in the .cpp.
+  template <typename Integer>
+  Integer IntValue(const std::string& key, const YAML::Node& node, Integer lo, Integer hi,
+                   bool or_auto) const;
 
   YAML::Node root_;
   std::string name_;

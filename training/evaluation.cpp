@@ -10,6 +10,7 @@
 #include "nn/checkpoint.h"
 #include "nn/evaluator.h"
 #include "nn/model_loader.h"
+#include "training/run_dir.h"
 #include "training/self_play.h"
 
 namespace othello::training {
@@ -149,11 +150,11 @@ std::vector<arena::ArenaPlayer> CheckpointEvaluation::Players(
       StepName(step), nn::MakeEvaluator(candidate, config_.rules, step, inference), search)};
   players.insert(players.end(), fixed_.begin(), fixed_.end());
   bool current_included = false;
-  const fs::path eval_dir = fs::path(run_dir_) / "eval";
+  const fs::path eval_dir = RunDir(run_dir_).eval();
   const std::vector<core::GgfRecord> records =
       fs::exists(eval_dir) ? arena::ReadGgfGames({eval_dir.string()})
                            : std::vector<core::GgfRecord>{};
-  for (const auto& [earlier, path] : EarlierCheckpoints(fs::path(run_dir_) / "checkpoints", step,
+  for (const auto& [earlier, path] : EarlierCheckpoints(RunDir(run_dir_).checkpoints(), step,
                                                         config_.eval_previous, records)) {
     nn::Checkpoint checkpoint = nn::LoadCheckpoint(path.string(), config_.net);
     players.push_back(arena::SearchArenaPlayer(
@@ -173,7 +174,7 @@ arena::ArenaOptions CheckpointEvaluation::MatchOptions(std::int64_t step) const 
   options.games = config_.eval_games;
   options.openings = "random:4";
   options.gauntlet = true;
-  options.out_dir = (fs::path(run_dir_) / "eval").string();
+  options.out_dir = RunDir(run_dir_).eval();
   options.seed = config_.seed * 7919 + static_cast<std::uint64_t>(step);
   return options;
 }

@@ -45,7 +45,9 @@ ReplayBuffer::ReplayBuffer(std::string dir, const WindowConfig& window, int boar
   LoadJournal();
 }
 
-std::string ReplayBuffer::JournalPath() const { return (fs::path(dir_) / "journal.bin").string(); }
+std::string ReplayBuffer::JournalPath() const {
+  return (fs::path(dir_) / kJournalFileName).string();
+}
 
 std::size_t ReplayBuffer::WindowSizeLocked() const {
   switch (window_.kind) {
@@ -94,8 +96,9 @@ void ReplayBuffer::LoadJournal() {
     InsertLocked(game.samples);
     if (!game.source.empty()) sources_.insert(game.source);
   }
-  // A torn tail (or the old format) is rewritten away before anything is appended.
-  if (journal.legacy || journal.valid_bytes < bytes.size()) {
+  // A torn tail (or a version 1 or 2 journal) is rewritten away before anything is
+  // appended.
+  if (journal.v1_or_v2 || journal.valid_bytes < bytes.size()) {
     core::WriteFileAtomically(JournalPath(), kept, "replay journal");
   }
   TrimLocked();

@@ -49,6 +49,9 @@
 
 namespace othello::training {
 
+// The journal's name in the buffer's folder (the shards are shard-NNNNNN.bin).
+inline constexpr std::string_view kJournalFileName = "journal.bin";
+
 // A game from another process, named by where it came from (unique per game).
 struct SourcedGame {
   std::string source;

@@ -5,6 +5,7 @@
 
 #include "core/checksum.h"
 #include "core/error.h"
+#include "nn/binary_io.h"
 
 namespace othello::training {
 namespace {
@@ -15,24 +16,15 @@ constexpr char kJournalMagicV2[8] = {'O', 'Z', 'J', 'R', 'N', 'L', '0', '2'};
 constexpr std::uint32_t kJournalVersion = 3;
 constexpr std::size_t kShardHeader = 8 + 4 + 4 + 8 + 8 + 8 + 8;
 constexpr std::size_t kJournalHeader = 8 + 4;
-constexpr std::size_t kLegacyRecord = 347;  // version 1's packed record
+constexpr std::size_t kV1RecordBytes = 347;  // shard and journal version 1's records
 
-template <typename T>
-T Load(std::string_view bytes, std::size_t offset) {
-  T value;
-  std::memcpy(&value, bytes.data() + offset, sizeof value);
-  return value;
-}
-
-template <typename T>
-void Append(std::string& out, T value) {
-  out.append(reinterpret_cast<const char*>(&value), sizeof value);
-}
+using nn::Get;
+using nn::Put;
 
 // A version 1 record: u64 player[2], u64 opponent[2], u8 size, u8 has_policy,
 // u8 has_exact, i8 exact_score, i8 final_margin, u16 wdl[3], i16 search value,
 // u16 policy[101], i8 ownership[100], packed.
-Sample FromLegacy(const char* p) {
+Sample SampleFromV1(const char* p) {
   Sample s;
   std::memcpy(s.player, p, 16);
   std::memcpy(s.opponent, p + 16, 16);
@@ -47,13 +39,14 @@ Sample FromLegacy(const char* p) {
   return s;
 }
 
-// `count` records at `records` (version 2 or legacy layout), each checked.
-std::vector<Sample> ReadRecords(const char* records, std::size_t count, bool legacy,
+// `count` records at `records` (Sample's layout, or version 1's with `v1_records`), each
+// checked.
+std::vector<Sample> ReadRecords(const char* records, std::size_t count, bool v1_records,
                                 const std::string& what, int board_size) {
   std::vector<Sample> samples(count);
   for (std::size_t i = 0; i < count; ++i) {
-    if (legacy) {
-      samples[i] = FromLegacy(records + i * kLegacyRecord);
+    if (v1_records) {
+      samples[i] = SampleFromV1(records + i * kV1RecordBytes);
     } else {
       std::memcpy(&samples[i], records + i * sizeof(Sample), sizeof(Sample));
     }
@@ -66,19 +59,19 @@ std::vector<Sample> ReadRecords(const char* records, std::size_t count, bool leg
 
 // Checks a shard's magic, version and record size (`fail` throws); true for version 1.
 template <typename Fail>
-bool ShardIsLegacy(std::string_view bytes, const Fail& fail) {
+bool ShardIsV1(std::string_view bytes, const Fail& fail) {
   if (bytes.size() < kShardHeader || std::memcmp(bytes.data(), kShardMagic, 8) != 0) {
     fail("not a replay shard or truncated header");
   }
-  const auto version = Load<std::uint32_t>(bytes, 8);
-  const auto record = Load<std::uint32_t>(bytes, 12);
-  const bool legacy = version == 1;
-  const std::size_t record_bytes = legacy ? kLegacyRecord : sizeof(Sample);
+  const auto version = Get<std::uint32_t>(bytes, 8);
+  const auto record = Get<std::uint32_t>(bytes, 12);
+  const bool v1 = version == 1;
+  const std::size_t record_bytes = v1 ? kV1RecordBytes : sizeof(Sample);
   if ((version != 1 && version != kReplayVersion) || record != record_bytes) {
     fail("format version " + std::to_string(version) + " with " + std::to_string(record) +
          "-byte records; this build reads versions 1 and " + std::to_string(kReplayVersion));
   }
-  return legacy;
+  return v1;
 }
 
 // One journal entry: its header's fields, its records, and its size in bytes.
@@ -95,13 +88,13 @@ struct JournalEntryView {
 std::optional<JournalEntryView> ReadJournalEntry(std::string_view bytes, std::size_t pos,
                                                  std::uint32_t version) {
   const std::size_t entry_header = version == 1 ? 8 + 4 + 8 : version == 2 ? 8 + 4 + 4 : 8 + 4 + 4 + 4;
-  const std::size_t record_bytes = version == 1 ? kLegacyRecord : sizeof(Sample);
+  const std::size_t record_bytes = version == 1 ? kV1RecordBytes : sizeof(Sample);
   if (bytes.size() - pos < entry_header) return std::nullopt;
   JournalEntryView entry;
-  entry.seen_before = Load<std::uint64_t>(bytes, pos);
-  entry.count = Load<std::uint32_t>(bytes, pos + 8);
+  entry.seen_before = Get<std::uint64_t>(bytes, pos);
+  entry.count = Get<std::uint32_t>(bytes, pos + 8);
   std::size_t left = bytes.size() - pos - entry_header;
-  const std::size_t source_bytes = version == 3 ? Load<std::uint32_t>(bytes, pos + 12) : 0;
+  const std::size_t source_bytes = version == 3 ? Get<std::uint32_t>(bytes, pos + 12) : 0;
   if (source_bytes > left) return std::nullopt;
   entry.source = bytes.substr(pos + entry_header, source_bytes);
   left -= source_bytes;
@@ -110,12 +103,12 @@ std::optional<JournalEntryView> ReadJournalEntry(std::string_view bytes, std::si
   bool sound = false;
   if (version == 1) {
     sound = core::Fnv1a64(entry.records.data(), entry.records.size()) ==
-            Load<std::uint64_t>(bytes, pos + 12);
+            Get<std::uint64_t>(bytes, pos + 12);
   } else {
     const std::size_t sum_at = entry_header - 4;
     const std::uint32_t head = core::Crc32(bytes.substr(pos, sum_at));
     sound = core::Crc32(entry.records, core::Crc32(entry.source, head)) ==
-            Load<std::uint32_t>(bytes, pos + sum_at);
+            Get<std::uint32_t>(bytes, pos + sum_at);
   }
   if (!sound) return std::nullopt;
   entry.bytes = entry_header + source_bytes + entry.records.size();
@@ -127,14 +120,14 @@ std::optional<JournalEntryView> ReadJournalEntry(std::string_view bytes, std::si
 std::string SerializeShard(const Sample* samples, std::size_t count, std::uint64_t games,
                            std::uint64_t seen) {
   std::string file(kShardMagic, sizeof kShardMagic);
-  Append(file, kReplayVersion);
-  Append(file, static_cast<std::uint32_t>(sizeof(Sample)));
-  Append(file, static_cast<std::uint64_t>(count));
-  Append(file, games);
-  Append(file, seen);
+  Put(file, kReplayVersion);
+  Put(file, static_cast<std::uint32_t>(sizeof(Sample)));
+  Put(file, static_cast<std::uint64_t>(count));
+  Put(file, games);
+  Put(file, seen);
   const char* records = reinterpret_cast<const char*>(samples);
   const std::uint32_t crc = core::Crc32(records, count * sizeof(Sample), core::Crc32(file));
-  Append(file, static_cast<std::uint64_t>(crc));
+  Put(file, static_cast<std::uint64_t>(crc));
   file.append(records, count * sizeof(Sample));
   return file;
 }
@@ -142,13 +135,13 @@ std::string SerializeShard(const Sample* samples, std::size_t count, std::uint64
 Shard ParseShard(std::string_view bytes, const std::string& name, int board_size) {
   const std::string what = "replay shard " + name;
   const auto fail = [&](const std::string& why) { throw core::InputError(what + ": " + why); };
-  const bool legacy = ShardIsLegacy(bytes, fail);
-  const std::size_t record_bytes = legacy ? kLegacyRecord : sizeof(Sample);
-  const auto count = Load<std::uint64_t>(bytes, 16);
+  const bool v1 = ShardIsV1(bytes, fail);
+  const std::size_t record_bytes = v1 ? kV1RecordBytes : sizeof(Sample);
+  const auto count = Get<std::uint64_t>(bytes, 16);
   Shard shard;
-  shard.games = Load<std::uint64_t>(bytes, 24);
-  shard.seen = Load<std::uint64_t>(bytes, 32);
-  const auto sum = Load<std::uint64_t>(bytes, 40);
+  shard.games = Get<std::uint64_t>(bytes, 24);
+  shard.seen = Get<std::uint64_t>(bytes, 32);
+  const auto sum = Get<std::uint64_t>(bytes, 40);
   const std::size_t left = bytes.size() - kShardHeader;
   if (count > left / record_bytes || left != count * record_bytes) {
     fail("truncated or padded: " + std::to_string(bytes.size()) + " bytes for " +
@@ -156,29 +149,29 @@ Shard ParseShard(std::string_view bytes, const std::string& name, int board_size
   }
   const std::string_view records = bytes.substr(kShardHeader);
   const bool sound =
-      legacy ? core::Fnv1a64(records.data(), records.size()) == sum
-             : core::Crc32(records, core::Crc32(bytes.substr(0, kShardHeader - 8))) == sum;
+      v1 ? core::Fnv1a64(records.data(), records.size()) == sum
+         : core::Crc32(records, core::Crc32(bytes.substr(0, kShardHeader - 8))) == sum;
   if (!sound) fail("corrupted: checksum mismatch");
   if (count > shard.seen) fail("corrupted: more records than positions ever added");
-  shard.samples = ReadRecords(records.data(), count, legacy, what, board_size);
+  shard.samples = ReadRecords(records.data(), count, v1, what, board_size);
   return shard;
 }
 
 std::string JournalHeader() {
   std::string header(kJournalMagic, sizeof kJournalMagic);
-  Append(header, static_cast<std::uint32_t>(sizeof(Sample)));
+  Put(header, static_cast<std::uint32_t>(sizeof(Sample)));
   return header;
 }
 
 std::string JournalEntry(const std::vector<Sample>& game, std::uint64_t seen_before,
                          std::string_view source) {
   std::string entry;
-  Append(entry, seen_before);
-  Append(entry, static_cast<std::uint32_t>(game.size()));
-  Append(entry, static_cast<std::uint32_t>(source.size()));
+  Put(entry, seen_before);
+  Put(entry, static_cast<std::uint32_t>(game.size()));
+  Put(entry, static_cast<std::uint32_t>(source.size()));
   const char* records = reinterpret_cast<const char*>(game.data());
   const std::size_t bytes = game.size() * sizeof(Sample);
-  Append(entry, core::Crc32(records, bytes, core::Crc32(source, core::Crc32(entry))));
+  Put(entry, core::Crc32(records, bytes, core::Crc32(source, core::Crc32(entry))));
   entry.append(source);
   entry.append(records, bytes);
   return entry;
@@ -195,9 +188,9 @@ Journal ParseJournal(std::string_view bytes, const std::string& name, int board_
   } else if (std::memcmp(bytes.data(), kJournalMagicV2, 8) == 0) {
     version = 2;
   }
-  journal.legacy = version != kJournalVersion;
-  if (version != 1 && Load<std::uint32_t>(bytes, 8) != sizeof(Sample)) {
-    throw core::InputError(what + ": " + std::to_string(Load<std::uint32_t>(bytes, 8)) +
+  journal.v1_or_v2 = version != kJournalVersion;
+  if (version != 1 && Get<std::uint32_t>(bytes, 8) != sizeof(Sample)) {
+    throw core::InputError(what + ": " + std::to_string(Get<std::uint32_t>(bytes, 8)) +
                            "-byte records; this build writes " + std::to_string(sizeof(Sample)));
   }
   journal.valid_bytes = version == 1 ? 0 : kJournalHeader;

@@ -53,7 +53,8 @@ struct JournalGame {
 struct Journal {
   std::vector<JournalGame> games;
   std::size_t valid_bytes = 0;  // the whole entries (a torn tail follows them)
-  bool legacy = false;          // versions 1 and 2: to be rewritten before appending
+  bool v1_or_v2 = false;        // read from version 1 or 2: rewritten as version 3
+                                // before anything is appended
 };
 
 std::string JournalHeader();

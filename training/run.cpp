@@ -74,16 +74,18 @@ TrainingConfig ForRank(TrainingConfig config, const DistributedOptions& distribu
   return SizedForMachine(config, ThisMachine(config.inference.device));
 }
 
-// One training run. Execute's steps, in order: JoinGroup (data-parallel ranks only),
-// Resume (the trainer and the replay buffer from the run directory), the evaluation
-// (its opponents parsed), StartSelfPlay, TrainUntilStopped, ShutDown. All of it runs on
-// the calling thread but self-play.
-// Data-parallel (distributed.h): every rank trains; rank 0, the leader, alone owns the
-// replay buffer, plays self-play, ingests actors' games, writes checkpoints, metrics and
-// models, and evaluates. It decides every iteration whether the ranks train a step, wait
-// or stop, and tells them (one small broadcast); the ranks' gradients are averaged
-// in every step (the trainer's gradient hook). While it checkpoints and evaluates, the
-// others wait at a store barrier that has no collective's timeout.
+// One training run, on the calling thread (self-play has threads of its own).
+// Execute joins the data-parallel group when there is one, then runs one of two roles:
+//   Lead    the single process, or rank 0 of a data-parallel group: it alone owns the
+//           replay buffer, plays self-play, ingests actors' games, writes checkpoints,
+//           metrics and models, and evaluates. Every iteration it decides whether to
+//           train a step, wait or stop, and tells the other ranks (one small broadcast).
+//   Follow  a rank other than 0 (data-parallel, distributed.h): does what rank 0 says,
+//           drawing its batches from rank 0's replay on the shared file system; while
+//           rank 0 checkpoints and evaluates it waits at a store barrier that has no
+//           collective's timeout. It writes nothing.
+// In data-parallel training the ranks' gradients are averaged in every step (the
+// trainer's gradient hook).
 class Run {
  public:
   Run(const TrainingConfig& config, const std::string& dir, std::ostream& log, bool interactive,
@@ -99,20 +101,46 @@ class Run {
   RunSummary Execute(const std::atomic<bool>& stop);
 
  private:
+  enum class Action { kWait = 0, kStep = 1, kStop = 2 };
   bool leader() const { return distributed_.rank == 0; }
+
+  // ---- The two roles, each from start to end.
+  // Resumes (latest.ckpt, or a new run checkpointed at once) and the replay buffer,
+  // starts self-play, trains until stopped, then joins self-play (throwing a thread's
+  // error) and writes the last checkpoint and report.
+  void Lead(const std::atomic<bool>& stop);
+  void LeadUntilStopped(const std::atomic<bool>& stop);
+  // What every rank does next (sent to the others with the run fraction and the replay
+  // size); `trained`: samples drawn so far.
+  Action Decide(const std::atomic<bool>& stop, double trained);
+  // One step, then a checkpoint (and its publication) or a new model when due.
+  void LeaderStep();
+  // Resumes from rank 0's checkpoint and follows rank 0's replay until rank 0 stops.
+  void Follow(const std::atomic<bool>& stop);
+  Action HearLeader();  // rank 0's decision, run fraction and replay size
+  // One step, then the wait for rank 0's checkpoint when it is a checkpoint step.
+  void FollowerStep();
+  // Reads the positions rank 0 has written since, when behind.
+  void FollowReplay();
+
+  // ---- Starting, shared by both roles.
+  void LogThreads();
   // Rendezvous with the other ranks (before anything is read or written).
   void JoinGroup();
-  // Every rank resumed from the same step; rank 0's weights copied to all; the
-  // gradient hook installed.
-  void SyncRanks(std::int64_t step);
-  // Resume: loads latest.ckpt (a new run: a fresh network, checkpointed at once) and
-  // the replay buffer.
-  void Resume();
-  void PrepareDirectory();  // makes checkpoints/, cuts a metrics line torn by a kill
   nn::Checkpoint LoadLatest();  // a null net on a new run
   void RestoreRunState(const nn::Checkpoint& checkpoint, const fs::path& path);
   nlohmann::json RunState() const;
+  // The trainer from `checkpoint`; data-parallel: synchronised with the other ranks.
+  void StartTrainer(const nn::Checkpoint& checkpoint);
+  // Every rank resumed from the same step; rank 0's weights copied to all; the
+  // gradient hook installed.
+  void SyncRanks(std::int64_t step);
+  void LogDevice();
 
+  // ---- Starting, the leader's.
+  void PrepareDirectory();  // makes checkpoints/, cuts a metrics line torn by a kill
+  // The replay buffer and the actors' games; a new run is checkpointed at once.
+  void OpenReplay(const nn::Checkpoint& checkpoint);
   // Self-play takes the trainer's model or, with gating, the last one that passed.
   void StartSelfPlay();
   void PublishFirstModel();
@@ -121,29 +149,26 @@ class Run {
   // Takes the actors' finished games (DIR/replay/incoming/) into the replay buffer.
   void Ingest();
 
-  void TrainUntilStopped(const std::atomic<bool>& stop);
-  enum class Action { kWait = 0, kStep = 1, kStop = 2 };
-  // The leader's decision, sent to every rank with its run fraction and replay size.
-  Action NextAction(const std::atomic<bool>& stop, double trained);
-  // A rank other than 0: reads the positions rank 0 has written since, when behind.
-  void FollowReplay();
+  // ---- Training, shared by both roles (the leader decides with TimeUp and CanTrain).
   bool TimeUp() const;
   // This run's time, with what earlier sessions of it trained (their checkpoints say).
   double TrainedSeconds() const { return earlier_seconds_ + Since(start_); }
   bool CanTrain(double trained) const;  // `trained`: samples drawn so far
-  void TrainStep();
+  void TrainOneStep();  // one optimizer step on a batch from the replay buffer
+  bool ReportDue() const;
 
+  // ---- Checkpoints and evaluations, the leader's.
   void SaveCheckpoint(bool final = false);  // final: at the end of the session
-  // Evaluates a new checkpoint and publishes it to self-play (with gating: if it passes).
-  void Evaluate();
+  // Publishes the checkpoint just saved to self-play and actors: without gating at once
+  // (after its evaluation when one is due); with gating only when it is evaluated and
+  // passes.
+  void PublishCheckpoint();
   bool EvaluationDue();  // counts the checkpoint
   EvaluationReport PlayEvaluation(std::int64_t step);
   void AdoptModel(std::int64_t step);
   void LogEvaluation(const EvaluationReport& report);
 
-  // Joins self-play (throwing a thread's error), then the last checkpoint and report.
-  void ShutDown();
-
+  // ---- Reports, shared by both roles (the leader's also go to metrics.jsonl).
   struct Rates {
     double games = 0, positions = 0, playouts = 0;  // per second, this process's self-play
     std::vector<ActorReport> actors;                // the live actors' last reports
@@ -161,11 +186,10 @@ class Run {
   // then the run's time or steps left ("" without a limit).
   std::string Outlook(double positions_per_second) const;
   void AppendMetrics(const nlohmann::json& line);
-  fs::path CheckpointPath(const std::string& name) const { return dir_ / "checkpoints" / name; }
 
   const TrainingConfig config_;
   const DistributedOptions distributed_;
-  const fs::path dir_;
+  const RunDir dir_;
   std::ostream& log_;
   const bool interactive_;
   const Clock::time_point start_ = Clock::now();
@@ -181,7 +205,6 @@ class Run {
   double run_fraction_ = 0;      // of run.minutes, the leader's (sent to every rank)
   double leader_seen_ = 0;       // positions in the leader's replay (other ranks)
   double last_follow_time_ = -1;
-  bool stop_said_ = false;
 
   // The run's parts, made by Execute's steps in this order and destroyed in reverse:
   // the self-play threads are joined before what they use goes.
@@ -196,21 +219,137 @@ class Run {
 };
 
 RunSummary Run::Execute(const std::atomic<bool>& stop) {
+  LogThreads();
+  if (distributed_.enabled()) JoinGroup();
+  if (leader()) {
+    Lead(stop);
+  } else {
+    Follow(stop);
+  }
+  return RunSummary{trainer_->step(), buffer_->games(), buffer_->seen(), Since(start_)};
+}
+
+void Run::Lead(const std::atomic<bool>& stop) {
+  PrepareDirectory();
+  const nn::Checkpoint checkpoint = LoadLatest();
+  StartTrainer(checkpoint);
+  OpenReplay(checkpoint);
+  LogDevice();
+  evaluation_.emplace(config_, dir_.root());
+  StartSelfPlay();
+  LeadUntilStopped(stop);
+  selfplay_->Stop();
+  selfplay_->RethrowError();
+  SaveCheckpoint(/*final=*/true);
+  Report(/*final_line=*/true);
+}
+
+void Run::LeadUntilStopped(const std::atomic<bool>& stop) {
+  const double per_step = static_cast<double>(config_.batch_size) * distributed_.world_size;
+  double trained = static_cast<double>(trainer_->step()) * per_step;
+  for (;;) {
+    const Action action = Decide(stop, trained);
+    if (action == Action::kStop) break;
+    if (action == Action::kStep) {
+      LeaderStep();
+      trained += per_step;
+    } else {
+      std::this_thread::sleep_for(std::chrono::milliseconds(20));
+    }
+    if (Since(start_) - last_ingest_time_ >= 1.0) Ingest();
+    if (ReportDue()) Report(/*final_line=*/false);
+  }
+}
+
+Run::Action Run::Decide(const std::atomic<bool>& stop, double trained) {
+  if (config_.minutes > 0) run_fraction_ = TrainedSeconds() / (60 * config_.minutes);
+  Action action = Action::kWait;
+  if (stop.load() || (selfplay_ && selfplay_->stopped()) || TimeUp()) {
+    action = Action::kStop;
+  } else if (CanTrain(trained)) {
+    action = Action::kStep;
+  }
+  if (group_) {
+    group_->BroadcastValues(
+        {static_cast<double>(action), run_fraction_, static_cast<double>(buffer_->seen())});
+  }
+  return action;
+}
+
+void Run::LeaderStep() {
+  if (config_.minutes > 0) trainer_->SetRunFraction(run_fraction_);
+  TrainOneStep();
+  const std::int64_t step = trainer_->step();
+  if (step % config_.checkpoint_every == 0) {
+    SaveCheckpoint();
+    PublishCheckpoint();
+    if (group_) group_->Release("checkpoint");
+  } else if (step % config_.publish_every == 0 && config_.eval_gate == 0) {
+    PublishModel(trainer_->net(), step);
+  }
+}
+
+void Run::Follow(const std::atomic<bool>& stop) {
+  const nn::Checkpoint checkpoint = LoadLatest();
+  StartTrainer(checkpoint);
+  // Its own batches: a stream of its own, not rank 0's restored one.
+  rng_ = core::Rng(core::Mix64(config_.seed * 1000003 + distributed_.rank * 7919 +
+                               static_cast<std::uint64_t>(checkpoint.step)));
+  buffer_.emplace(dir_.replay(), config_.replay, config_.rules.size,
+                  ReplayBuffer::Access::kFollower);
+  LogDevice();
+  bool stop_said = false;
+  for (;;) {
+    if (stop.load() && !stop_said) {
+      log_ << "rank " << distributed_.rank << ": stopping when rank 0 stops (signal rank 0, "
+           << "or every rank, to stop the run)\n";
+      stop_said = true;
+    }
+    const Action action = HearLeader();
+    if (action == Action::kStop) break;
+    if (action == Action::kStep) FollowerStep();
+    if (ReportDue()) Report(/*final_line=*/false);
+  }
+  Report(/*final_line=*/true);
+}
+
+Run::Action Run::HearLeader() {
+  const std::vector<double> decided = group_->BroadcastValues({0, 0, 0});
+  run_fraction_ = decided[1];
+  leader_seen_ = decided[2];
+  return static_cast<Action>(static_cast<int>(decided[0]));
+}
+
+void Run::FollowerStep() {
+  if (config_.minutes > 0) trainer_->SetRunFraction(run_fraction_);
+  FollowReplay();
+  TrainOneStep();
+  // Rank 0 checkpoints and may evaluate for minutes: wait without a collective.
+  if (trainer_->step() % config_.checkpoint_every == 0) {
+    group_->Await("checkpoint", kCheckpointWaitSeconds);
+  }
+}
+
+void Run::FollowReplay() {
+  const bool behind = static_cast<double>(buffer_->seen()) < leader_seen_;
+  if (buffer_->size() == 0 || (behind && Since(start_) - last_follow_time_ >= 1.0)) {
+    last_follow_time_ = Since(start_);
+    Attempt("reading rank 0's replay", [&] { buffer_->Refresh(); });
+  }
+  if (buffer_->size() == 0) {
+    throw std::runtime_error("distributed training: rank " + std::to_string(distributed_.rank) +
+                             " finds no positions in " + dir_.replay() +
+                             ", where rank 0 has " +
+                             std::to_string(static_cast<long long>(leader_seen_)) +
+                             ": every rank needs the run directory on a shared file system");
+  }
+}
+
+void Run::LogThreads() {
   const bool blas = nn::SetBlasThreads(config_.train_threads);
   log_ << "threads: " << config_.selfplay_threads << " self-play x " << config_.inference.threads
        << " for its network, " << config_.train_threads << " training"
        << (blas ? " (OpenBLAS: " + std::to_string(config_.train_threads) + ")" : "") << "\n";
-  if (distributed_.enabled()) JoinGroup();
-  Resume();
-  log_ << "training on " << trainer_->device().str() << " in "
-       << nn::PrecisionName(trainer_->precision()) << "\n";
-  if (leader()) {
-    evaluation_.emplace(config_, dir_.string());
-    StartSelfPlay();
-  }
-  TrainUntilStopped(stop);
-  ShutDown();
-  return RunSummary{trainer_->step(), buffer_->games(), buffer_->seen(), Since(start_)};
 }
 
 void Run::JoinGroup() {
@@ -221,23 +360,21 @@ void Run::JoinGroup() {
   log_ << "joined: " << distributed_.world_size << " ranks, " << group_->backend() << "\n";
 }
 
-void Run::Resume() {
-  if (leader()) PrepareDirectory();
-  const nn::Checkpoint checkpoint = LoadLatest();
-  trainer_.emplace(config_, checkpoint, CheckpointPath("latest.ckpt").string());
+void Run::StartTrainer(const nn::Checkpoint& checkpoint) {
+  trainer_.emplace(config_, checkpoint, dir_.latest_checkpoint());
   if (group_) SyncRanks(checkpoint.step);
-  if (!leader()) {
-    // Its own batches: a stream of its own, not rank 0's restored one.
-    rng_ = core::Rng(core::Mix64(config_.seed * 1000003 + distributed_.rank * 7919 +
-                                 static_cast<std::uint64_t>(checkpoint.step)));
-    buffer_.emplace((dir_ / "replay").string(), config_.replay, config_.rules.size,
-                    ReplayBuffer::Access::kFollower);
-    return;
-  }
-  buffer_.emplace((dir_ / "replay").string(), config_.replay, config_.rules.size);
+}
+
+void Run::LogDevice() {
+  log_ << "training on " << trainer_->device().str() << " in "
+       << nn::PrecisionName(trainer_->precision()) << "\n";
+}
+
+void Run::OpenReplay(const nn::Checkpoint& checkpoint) {
+  buffer_.emplace(dir_.replay(), config_.replay, config_.rules.size);
   // Before anything can write a shard: incoming games already journaled by a learner
   // that was killed before removing their files are recognised by their sources now.
-  ingester_.emplace(dir_.string(), *buffer_, config_.rules.size);
+  ingester_.emplace(dir_.root(), *buffer_, config_.rules.size);
   Ingest();
   if (checkpoint.net) {
     log_ << "replay: " << buffer_->games() << " games, " << buffer_->seen() << " positions ("
@@ -270,15 +407,14 @@ void Run::SyncRanks(std::int64_t step) {
 }
 
 void Run::PrepareDirectory() {
-  fs::create_directories(dir_ / "checkpoints");
-  const std::string metrics = (dir_ / "metrics.jsonl").string();
-  if (const std::uint64_t cut = core::RepairTornTail(metrics, "metrics")) {
+  fs::create_directories(dir_.checkpoints());
+  if (const std::uint64_t cut = core::RepairTornTail(dir_.metrics(), "metrics")) {
     log_ << "metrics.jsonl: removed an unfinished last line (" << cut << " bytes)\n";
   }
 }
 
 nn::Checkpoint Run::LoadLatest() {
-  const fs::path latest = CheckpointPath("latest.ckpt");
+  const fs::path latest = dir_.latest_checkpoint();
   if (!fs::exists(latest)) return {};
   nn::Checkpoint checkpoint = nn::LoadCheckpoint(latest.string(), config_.net);
   if (checkpoint.rules) {
@@ -289,7 +425,7 @@ nn::Checkpoint Run::LoadLatest() {
   }
   RestoreRunState(checkpoint, latest);
   saved_step_ = checkpoint.step;
-  log_ << "resuming " << dir_.string() << " from step " << checkpoint.step << "\n";
+  log_ << "resuming " << dir_.root() << " from step " << checkpoint.step << "\n";
   if (config_.minutes > 0 && earlier_seconds_ >= config_.minutes * 60) {
     log_ << "the run has trained its run.minutes (" << config_.minutes
          << "); raise run.minutes (--set run.minutes=N) to train it further\n";
@@ -331,7 +467,7 @@ void Run::StartSelfPlay() {
 }
 
 void Run::PublishFirstModel() {
-  const fs::path best = CheckpointPath("best.ckpt");
+  const fs::path best = dir_.best_checkpoint();
   if (config_.eval_gate > 0 && fs::exists(best)) {
     nn::Checkpoint gated = nn::LoadCheckpoint(best.string(), config_.net);
     PublishModel(gated.net, gated.step);
@@ -343,7 +479,7 @@ void Run::PublishFirstModel() {
 void Run::PublishModel(nn::OthelloNet& net, std::int64_t step) {
   models_.Publish(net, step);
   Attempt("publishing the model of step " + std::to_string(step),
-          [&] { training::PublishModel(dir_.string(), net, step, config_.rules); });
+          [&] { training::PublishModel(dir_.root(), net, step, config_.rules); });
 }
 
 void Run::Ingest() {
@@ -352,63 +488,6 @@ void Run::Ingest() {
   Attempt("taking in the actors' games", [&] { pass = ingester_->RunOnce(); });
   for (const std::string& warning : pass.warnings) {
     log_ << (interactive_ ? "\r" : "") << "warning: " << warning << (interactive_ ? "\033[K\n" : "\n");
-  }
-}
-
-void Run::TrainUntilStopped(const std::atomic<bool>& stop) {
-  const double per_step = static_cast<double>(config_.batch_size) * distributed_.world_size;
-  double trained = static_cast<double>(trainer_->step()) * per_step;
-  for (;;) {
-    const Action action = NextAction(stop, trained);
-    if (action == Action::kStop) break;
-    if (action == Action::kStep) {
-      TrainStep();
-      trained += per_step;
-    } else if (leader()) {
-      std::this_thread::sleep_for(std::chrono::milliseconds(20));
-    }
-    if (leader() && Since(start_) - last_ingest_time_ >= 1.0) Ingest();
-    if (Since(start_) - last_report_time_ >= (interactive_ ? 1.0 : 10.0)) {
-      Report(/*final_line=*/false);
-    }
-  }
-}
-
-Run::Action Run::NextAction(const std::atomic<bool>& stop, double trained) {
-  Action action = Action::kWait;
-  if (!leader() && stop.load() && !stop_said_) {
-    log_ << "rank " << distributed_.rank << ": stopping when rank 0 stops (signal rank 0, "
-         << "or every rank, to stop the run)\n";
-    stop_said_ = true;
-  }
-  if (leader()) {
-    if (config_.minutes > 0) run_fraction_ = TrainedSeconds() / (60 * config_.minutes);
-    if (stop.load() || (selfplay_ && selfplay_->stopped()) || TimeUp()) {
-      action = Action::kStop;
-    } else if (CanTrain(trained)) {
-      action = Action::kStep;
-    }
-  }
-  if (!group_) return action;
-  const std::vector<double> decided = group_->BroadcastValues(
-      {static_cast<double>(action), run_fraction_, static_cast<double>(buffer_->seen())});
-  run_fraction_ = decided[1];
-  leader_seen_ = decided[2];
-  return static_cast<Action>(static_cast<int>(decided[0]));
-}
-
-void Run::FollowReplay() {
-  const bool behind = static_cast<double>(buffer_->seen()) < leader_seen_;
-  if (buffer_->size() == 0 || (behind && Since(start_) - last_follow_time_ >= 1.0)) {
-    last_follow_time_ = Since(start_);
-    Attempt("reading rank 0's replay", [&] { buffer_->Refresh(); });
-  }
-  if (buffer_->size() == 0) {
-    throw std::runtime_error("distributed training: rank " + std::to_string(distributed_.rank) +
-                             " finds no positions in " + (dir_ / "replay").string() +
-                             ", where rank 0 has " +
-                             std::to_string(static_cast<long long>(leader_seen_)) +
-                             ": every rank needs the run directory on a shared file system");
   }
 }
 
@@ -425,26 +504,14 @@ bool Run::CanTrain(double trained) const {
          trained + config_.batch_size <= allowed;
 }
 
-// One step, then a checkpoint (and evaluation) or a new model for self-play when due.
-void Run::TrainStep() {
-  if (config_.minutes > 0) trainer_->SetRunFraction(run_fraction_);
-  if (!leader()) FollowReplay();
+void Run::TrainOneStep() {
   Attempt("training step " + std::to_string(trainer_->step() + 1), [&] {
     losses_.Add(trainer_->Step(buffer_->Draw(config_.batch_size, rng_)));
   });
-  const std::int64_t step = trainer_->step();
-  if (!leader()) {
-    // Rank 0 checkpoints and may evaluate for minutes: wait without a collective.
-    if (step % config_.checkpoint_every == 0) group_->Await("checkpoint", kCheckpointWaitSeconds);
-    return;
-  }
-  if (step % config_.checkpoint_every == 0) {
-    SaveCheckpoint();
-    Evaluate();
-    if (group_) group_->Release("checkpoint");
-  } else if (step % config_.publish_every == 0 && config_.eval_gate == 0) {
-    PublishModel(trainer_->net(), step);
-  }
+}
+
+bool Run::ReportDue() const {
+  return Since(start_) - last_report_time_ >= (interactive_ ? 1.0 : 10.0);
 }
 
 void Run::SaveCheckpoint(bool final) {
@@ -459,15 +526,14 @@ void Run::SaveCheckpoint(bool final) {
                                                       config_.rules, RunState());
     // The step's own copy first: latest.ckpt never names a step whose file is missing.
     if (!again) {
-      core::WriteFileAtomically(CheckpointPath(StepName(step) + ".ckpt").string(), bytes,
-                                "checkpoint");
+      core::WriteFileAtomically(dir_.checkpoint(step), bytes, "checkpoint");
     }
-    core::WriteFileAtomically(CheckpointPath("latest.ckpt").string(), bytes, "checkpoint");
+    core::WriteFileAtomically(dir_.latest_checkpoint(), bytes, "checkpoint");
   });
   saved_step_ = step;
 }
 
-void Run::Evaluate() {
+void Run::PublishCheckpoint() {
   const std::int64_t step = trainer_->step();
   const bool gating = config_.eval_gate > 0;
   if (!EvaluationDue()) {
@@ -513,9 +579,8 @@ EvaluationReport Run::PlayEvaluation(std::int64_t step) {
 void Run::AdoptModel(std::int64_t step) {
   PublishModel(trainer_->net(), step);
   if (config_.eval_gate > 0) {
-    const fs::path from = CheckpointPath(StepName(step) + ".ckpt");
-    core::WriteFileAtomically(CheckpointPath("best.ckpt").string(),
-                              core::ReadFile(from.string(), "checkpoint"), "checkpoint");
+    core::WriteFileAtomically(dir_.best_checkpoint(),
+                              core::ReadFile(dir_.checkpoint(step), "checkpoint"), "checkpoint");
   }
 }
 
@@ -526,15 +591,6 @@ void Run::LogEvaluation(const EvaluationReport& report) {
   const std::string text =
       "[" + std::to_string(static_cast<long long>(Since(start_))) + "s] " + report.text;
   log_ << (interactive_ ? "\r" + text + "\033[K\n" : text + "\n") << std::flush;
-}
-
-void Run::ShutDown() {
-  if (leader()) {
-    selfplay_->Stop();
-    selfplay_->RethrowError();
-    SaveCheckpoint(/*final=*/true);
-  }
-  Report(/*final_line=*/true);
 }
 
 void Run::Report(bool final_line) {
@@ -556,7 +612,7 @@ Run::Rates Run::TakeRates(double now) {
                       playouts = stats_.playouts.load();
   Rates rates{(games - last_games_) / dt, (positions - last_positions_) / dt,
               (playouts - last_playouts_) / dt, {}};
-  if (leader()) rates.actors = LiveActors(dir_.string());
+  if (leader()) rates.actors = LiveActors(dir_.root());
   last_report_time_ = now;
   last_games_ = games;
   last_positions_ = positions;
@@ -659,7 +715,7 @@ std::string Run::Outlook(double positions_per_second) const {
 }
 
 void Run::AppendMetrics(const nlohmann::json& line) {
-  core::AppendToFile((dir_ / "metrics.jsonl").string(), line.dump() + "\n", "metrics");
+  core::AppendToFile(dir_.metrics(), line.dump() + "\n", "metrics");
 }
 
 }  // namespace

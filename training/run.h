@@ -1,10 +1,6 @@
 #pragma once
-// The training run: self-play threads and the trainer together in one run directory.
-//
-//   DIR/checkpoints/latest.ckpt     the newest checkpoint (atomic; resumed from)
-//   DIR/checkpoints/step-NNNNNNNN.ckpt  one per checkpoint, for evaluation
-//   DIR/replay/                     replay shards and the journal of finished games
-//   DIR/metrics.jsonl               one JSON object per report
+// The training run: self-play threads and the trainer together in one run directory
+// (its layout: run_dir.h's RunDir).
 //
 // The trainer holds the ratio of training samples to generated positions at
 // samples_per_position, publishes a new model to self-play every publish_every steps

@@ -29,8 +29,8 @@ bool EndsWith(const std::string& s, const std::string& tail) {
   return s.size() >= tail.size() && s.compare(s.size() - tail.size(), tail.size(), tail) == 0;
 }
 
-// Loads every checkpoint; the board size of latest.ckpt's rules (0: unknown).
-int CheckCheckpoints(const fs::path& dir, RunCheck& check) {
+// Loads every checkpoint; the board size of `latest`'s rules (0: unknown).
+int CheckCheckpoints(const fs::path& dir, const fs::path& latest, RunCheck& check) {
   int board_size = 0;
   for (const fs::path& file : Files(dir)) {
     const std::string name = file.filename().string();
@@ -39,7 +39,7 @@ int CheckCheckpoints(const fs::path& dir, RunCheck& check) {
     } else if (EndsWith(name, ".ckpt")) {
       const nn::Checkpoint checkpoint = nn::LoadCheckpoint(file.string());
       ++check.checkpoints;
-      if (name == "latest.ckpt") {
+      if (file.filename() == latest.filename()) {
         check.step = checkpoint.step;
         if (checkpoint.rules) board_size = checkpoint.rules->size;
       }
@@ -84,7 +84,7 @@ void CheckJournal(const fs::path& path, int board_size, std::uint64_t shard_seen
 // Counts the actors' shards waiting in incoming/ (read when the learner takes them) and
 // reads the published model's manifest.
 void CheckShared(const std::string& dir, RunCheck& check) {
-  const fs::path incoming = IncomingDir(dir);
+  const fs::path incoming = RunDir(dir).incoming();
   if (fs::is_directory(incoming)) {
     for (const fs::path& file : Files(incoming)) {
       const std::string name = file.filename().string();
@@ -111,13 +111,13 @@ nlohmann::json RunCheck::Json() const {
 }
 
 RunCheck CheckRunDir(const std::string& dir) {
-  const fs::path root(dir);
-  if (!fs::is_directory(root)) throw core::InputError("run " + dir + ": not a directory");
+  if (!fs::is_directory(dir)) throw core::InputError("run " + dir + ": not a directory");
+  const RunDir run(dir);
   RunCheck check;
-  const int board_size = CheckCheckpoints(root / "checkpoints", check);
-  const std::uint64_t shard_seen = CheckShards(root / "replay", board_size, check);
+  const int board_size = CheckCheckpoints(run.checkpoints(), run.latest_checkpoint(), check);
+  const std::uint64_t shard_seen = CheckShards(run.replay(), board_size, check);
   check.positions = shard_seen;
-  CheckJournal(root / "replay" / "journal.bin", board_size, shard_seen, check);
+  CheckJournal(run.journal(), board_size, shard_seen, check);
   CheckShared(dir, check);
   return check;
 }

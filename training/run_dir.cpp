@@ -14,6 +14,7 @@
 #include "core/fault.h"
 #include "core/file_io.h"
 #include "nn/checkpoint.h"
+#include "training/evaluation.h"
 #include "training/replay_format.h"
 
 namespace othello::training {
@@ -60,11 +61,32 @@ double AgeSeconds(const fs::path& path) {
 
 }  // namespace
 
-std::string ModelsDir(const std::string& dir) { return (fs::path(dir) / "models").string(); }
-std::string IncomingDir(const std::string& dir) {
-  return (fs::path(dir) / "replay" / "incoming").string();
+std::string RunDir::In(std::initializer_list<std::string_view> parts) const {
+  fs::path path(root_);
+  for (const std::string_view part : parts) path /= part;
+  return path.string();
 }
-std::string ActorsDir(const std::string& dir) { return (fs::path(dir) / "actors").string(); }
+
+std::string RunDir::config_file() const { return In({"run-config.json"}); }
+std::string RunDir::checkpoints() const { return In({"checkpoints"}); }
+std::string RunDir::latest_checkpoint() const { return In({"checkpoints", "latest.ckpt"}); }
+std::string RunDir::checkpoint(std::int64_t step) const {
+  return In({"checkpoints", StepName(step) + ".ckpt"});
+}
+std::string RunDir::best_checkpoint() const { return In({"checkpoints", "best.ckpt"}); }
+std::string RunDir::replay() const { return In({"replay"}); }
+std::string RunDir::journal() const { return In({"replay", kJournalFileName}); }
+std::string RunDir::incoming() const { return In({"replay", "incoming"}); }
+std::string RunDir::rejected() const { return In({"replay", "rejected"}); }
+std::string RunDir::models() const { return In({"models"}); }
+std::string RunDir::model_manifest() const { return In({"models", "latest.json"}); }
+std::string RunDir::model(std::int64_t step) const { return In({"models", ModelName(step)}); }
+std::string RunDir::actors() const { return In({"actors"}); }
+std::string RunDir::actor_report(const std::string& actor) const {
+  return In({"actors", actor + ".json"});
+}
+std::string RunDir::eval() const { return In({"eval"}); }
+std::string RunDir::metrics() const { return In({"metrics.jsonl"}); }
 
 double UnixNow() {
   return std::chrono::duration<double>(std::chrono::system_clock::now().time_since_epoch())
@@ -75,12 +97,12 @@ void SaveRunConfig(const std::string& dir, const std::string& yaml, const std::s
                    const std::vector<std::string>& overrides) {
   fs::create_directories(dir);
   const nlohmann::json config = {{"file", name}, {"yaml", yaml}, {"overrides", overrides}};
-  core::WriteFileAtomically((fs::path(dir) / "run-config.json").string(), config.dump(2) + "\n",
+  core::WriteFileAtomically(RunDir(dir).config_file(), config.dump(2) + "\n",
                             "run configuration");
 }
 
 TrainingConfig LoadRunConfig(const std::string& dir, const std::vector<std::string>& extra) {
-  const std::string path = (fs::path(dir) / "run-config.json").string();
+  const std::string path = RunDir(dir).config_file();
   std::error_code error;
   if (!fs::exists(path, error)) {
     throw core::InputError("run configuration " + path +
@@ -118,19 +140,17 @@ TrainingConfig LoadRunConfig(const std::string& dir, const std::vector<std::stri
 
 void PublishModel(const std::string& dir, nn::OthelloNet& net, std::int64_t step,
                   const core::Rules& rules) {
-  const std::string models = ModelsDir(dir);
-  fs::create_directories(models);
-  const std::string name = ModelName(step);
-  core::WriteFileAtomically((fs::path(models) / name).string(),
-                            nn::SerializeCheckpoint(net, step, nullptr, rules), "model file");
-  const nlohmann::json manifest = {{"step", step}, {"file", name}};
-  core::WriteFileAtomically((fs::path(models) / "latest.json").string(), manifest.dump() + "\n",
-                            "model manifest");
-  PruneModels(models);
+  const RunDir run(dir);
+  fs::create_directories(run.models());
+  core::WriteFileAtomically(run.model(step), nn::SerializeCheckpoint(net, step, nullptr, rules),
+                            "model file");
+  const nlohmann::json manifest = {{"step", step}, {"file", ModelName(step)}};
+  core::WriteFileAtomically(run.model_manifest(), manifest.dump() + "\n", "model manifest");
+  PruneModels(run.models());
 }
 
 std::optional<PublishedModel> NewestModel(const std::string& dir) {
-  const fs::path path = fs::path(ModelsDir(dir)) / "latest.json";
+  const fs::path path = RunDir(dir).model_manifest();
   std::error_code error;
   if (!fs::exists(path, error)) return std::nullopt;
   nlohmann::json manifest;
@@ -170,7 +190,7 @@ std::string NewActorId() {
 }
 
 IncomingWriter::IncomingWriter(const std::string& dir, std::string actor_id)
-    : incoming_(IncomingDir(dir)), actor_id_(std::move(actor_id)) {
+    : incoming_(RunDir(dir).incoming()), actor_id_(std::move(actor_id)) {
   fs::create_directories(incoming_);
 }
 
@@ -186,12 +206,12 @@ void IncomingWriter::Write(const std::vector<Sample>& game) {
 
 Ingester::Ingester(const std::string& dir, ReplayBuffer& buffer, int board_size)
     : dir_(dir), buffer_(buffer), board_size_(board_size) {
-  fs::create_directories(IncomingDir(dir));
+  fs::create_directories(RunDir(dir).incoming());
 }
 
 Ingester::Pass Ingester::RunOnce() {
   Pass pass;
-  const fs::path incoming = IncomingDir(dir_);
+  const fs::path incoming = RunDir(dir_).incoming();
   std::vector<SourcedGame> games;
   std::vector<fs::path> files;
   for (const auto& entry : fs::directory_iterator(incoming)) {
@@ -224,7 +244,7 @@ Ingester::Pass Ingester::RunOnce() {
       games.push_back({name, std::move(shard.samples)});
       files.push_back(entry.path());
     } catch (const core::InputError& e) {
-      const fs::path rejected = fs::path(dir_) / "replay" / "rejected";
+      const fs::path rejected = RunDir(dir_).rejected();
       fs::create_directories(rejected);
       fs::rename(entry.path(), rejected / name);
       pass.warnings.push_back(std::string(e.what()) + "; moved to " + (rejected / name).string());
@@ -255,17 +275,19 @@ nlohmann::json ToJson(const ActorReport& r) {
 }
 
 void WriteActorReport(const std::string& dir, const ActorReport& report) {
-  fs::create_directories(ActorsDir(dir));
-  core::WriteFileAtomically((fs::path(ActorsDir(dir)) / (report.actor + ".json")).string(),
-                            ToJson(report).dump() + "\n", "actor report");
+  const RunDir run(dir);
+  fs::create_directories(run.actors());
+  core::WriteFileAtomically(run.actor_report(report.actor), ToJson(report).dump() + "\n",
+                            "actor report");
 }
 
 std::vector<ActorReport> LiveActors(const std::string& dir, double max_age) {
   std::vector<ActorReport> live;
   std::error_code error;
-  if (!fs::is_directory(ActorsDir(dir), error)) return live;
+  const std::string actors = RunDir(dir).actors();
+  if (!fs::is_directory(actors, error)) return live;
   const double now = UnixNow();
-  for (const auto& entry : fs::directory_iterator(ActorsDir(dir), error)) {
+  for (const auto& entry : fs::directory_iterator(actors, error)) {
     if (entry.path().extension() != ".json") continue;
     try {
       const nlohmann::json j =

@@ -1,30 +1,46 @@
 #pragma once
-// The shared run directory: a learner (othello-zero train) and actors (othello-zero
-// selfplay) on any number of machines work together through its files alone, on NFS
-// or any POSIX file system, as KataGo's distributed runs do. No server, no sockets.
+// The run directory: every file of a training run, and the shared directory through
+// which a learner (othello-zero train) and actors (othello-zero selfplay) on any number
+// of machines work together through its files alone, on NFS or any POSIX file system,
+// as KataGo's distributed runs do. No server, no sockets. RunDir names every path in it
+// (the replay buffer names its own shards, replay_buffer.h):
 //
 //   DIR/run-config.json            the run's configuration (the learner's YAML text and
 //                                  --set overrides), so that actors play by it
-//   DIR/models/latest.json         the newest published model: {"step", "file"}
-//   DIR/models/model-NNNNNNNN.ckpt published models (checkpoints without optimizer
-//                                  state); the newest kModelsKept are kept
+//   DIR/checkpoints/latest.ckpt    the newest checkpoint (resumed from)
+//   DIR/checkpoints/step-NNNNNNNN.ckpt
+//                                  one per checkpoint, for evaluation
+//   DIR/checkpoints/best.ckpt      with gating (eval.gate): the last model that passed,
+//                                  the one self-play resumes with
+//   DIR/replay/shard-NNNNNN.bin    the replay buffer's shards (replay_buffer.h,
+//                                  replay_format.h)
+//   DIR/replay/journal.bin         the finished games not yet in a shard
 //   DIR/replay/incoming/ACTOR-NNNNNNNN.shard
 //                                  an actor's finished game: one game per shard
 //                                  (replay_format.h's shard format)
 //   DIR/replay/rejected/           incoming shards that failed to read, moved aside
+//   DIR/models/latest.json         the newest published model: {"step", "file"}
+//   DIR/models/model-NNNNNNNN.ckpt published models (checkpoints without optimizer
+//                                  state); the newest kModelsKept are kept
 //   DIR/actors/ACTOR.json          each actor's counters, rewritten every few seconds
+//   DIR/eval/games.ggf             the checkpoint evaluations' games (evaluation.h)
+//   DIR/metrics.jsonl              one JSON object per report of the learner
 //
-// Every file is written atomically (core/file_io.h: PATH.tmp, fsync, rename): a reader
-// sees a whole file or none, and a writer killed half-way leaves only a *.tmp, which
-// no reader takes. ACTOR is "HOST-PID-NONCE" (a random 32-bit nonce), so actors on
+// Every file that is replaced rather than appended to (the journal, metrics.jsonl and
+// games.ggf are appended to) is written atomically (core/file_io.h: PATH.tmp, fsync,
+// rename): a reader sees a whole file or none, and a writer killed half-way leaves only
+// a *.tmp, which no reader takes. ACTOR is "HOST-PID-NONCE" (a random 32-bit nonce), so actors on
 // different machines, and a restarted actor, never write the same name.
-// Thread safety: IncomingWriter::Write from any thread; the rest are functions of the
-// file system, each process writing only its own files (the learner: run-config.json,
-// models/, replay/; an actor: its incoming shards and its actors/ file).
+// Thread safety: RunDir is an immutable value; IncomingWriter::Write from any thread;
+// the rest are functions of the file system, each process writing only its own files
+// (the learner: run-config.json, checkpoints/, models/, replay/, eval/, metrics.jsonl;
+// an actor: its incoming shards and its actors/ file).
 #include <atomic>
 #include <cstdint>
+#include <initializer_list>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include <nlohmann/json.hpp>
@@ -38,9 +54,34 @@ namespace othello::training {
 
 inline constexpr int kModelsKept = 4;
 
-std::string ModelsDir(const std::string& dir);
-std::string IncomingDir(const std::string& dir);
-std::string ActorsDir(const std::string& dir);
+// The paths of the run directory at `root` (the layout above); nothing is created.
+class RunDir {
+ public:
+  explicit RunDir(std::string root) : root_(std::move(root)) {}
+  const std::string& root() const { return root_; }
+
+  std::string config_file() const;  // run-config.json
+  std::string checkpoints() const;
+  std::string latest_checkpoint() const;
+  std::string checkpoint(std::int64_t step) const;  // step-NNNNNNNN.ckpt
+  std::string best_checkpoint() const;
+  std::string replay() const;
+  std::string journal() const;  // replay/journal.bin
+  std::string incoming() const;
+  std::string rejected() const;
+  std::string models() const;
+  std::string model_manifest() const;  // models/latest.json
+  std::string model(std::int64_t step) const;  // model-NNNNNNNN.ckpt
+  std::string actors() const;
+  std::string actor_report(const std::string& actor) const;  // actors/ACTOR.json
+  std::string eval() const;
+  std::string metrics() const;
+
+ private:
+  std::string In(std::initializer_list<std::string_view> parts) const;
+
+  std::string root_;
+};
 
 // run-config.json: the configuration's YAML text, the file it came from (for error
 // messages) and the overrides. LoadRunConfig parses it with `extra` overrides after

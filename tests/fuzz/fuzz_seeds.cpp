@@ -63,7 +63,7 @@ std::vector<training::Sample> Samples(int size, int count) {
 }
 
 // A version 1 (packed) record, as the readers convert them.
-std::string LegacyRecord(const training::Sample& s) {
+std::string V1Record(const training::Sample& s) {
   std::string r(reinterpret_cast<const char*>(s.player), 16);
   r.append(reinterpret_cast<const char*>(s.opponent), 16);
   for (int v : {int(s.size), int(s.has_policy), int(s.has_exact), int(s.exact_score),
@@ -125,16 +125,16 @@ void ReplaySeeds(const fs::path& shards, const fs::path& journals) {
           training::SerializeShard(samples.data(), samples.size(), 2, 30));
   }
   const auto samples = Samples(8, 2);
-  std::string legacy_records;
-  for (const auto& s : samples) legacy_records += LegacyRecord(s);
+  std::string v1_records;
+  for (const auto& s : samples) v1_records += V1Record(s);
   std::string v1("OZRPLY01", 8);
   Put(v1, std::uint32_t{1});
   Put(v1, std::uint32_t{347});
   Put(v1, std::uint64_t{2});
   Put(v1, std::uint64_t{1});
   Put(v1, std::uint64_t{2});
-  Put(v1, core::Fnv1a64(legacy_records.data(), legacy_records.size()));
-  Write(shards, "shard-v1.bin", v1 + legacy_records);
+  Put(v1, core::Fnv1a64(v1_records.data(), v1_records.size()));
+  Write(shards, "shard-v1.bin", v1 + v1_records);
 
   std::string journal = training::JournalHeader();
   journal += training::JournalEntry(Samples(6, 2), 10);
@@ -144,8 +144,8 @@ void ReplaySeeds(const fs::path& shards, const fs::path& journals) {
   std::string old;
   Put(old, std::uint64_t{0});
   Put(old, std::uint32_t{2});
-  Put(old, core::Fnv1a64(legacy_records.data(), legacy_records.size()));
-  Write(journals, "journal-v1.bin", old + legacy_records);
+  Put(old, core::Fnv1a64(v1_records.data(), v1_records.size()));
+  Write(journals, "journal-v1.bin", old + v1_records);
 }
 
 }  // namespace

@@ -12,6 +12,7 @@
 namespace othello::training {
 namespace {
 
+using ::testing::AllOf;
 using ::testing::HasSubstr;
 
 std::string ErrorOf(const std::string& yaml, const std::vector<std::string>& overrides = {}) {
@@ -70,6 +71,25 @@ TEST(TrainingConfig, ErrorsNameTheKeyTheValueAndTheFile) {
   } catch (const core::InputError& e) {
     EXPECT_THAT(e.what(), HasSubstr("config /nonexistent/config.yaml: cannot open"));
   }
+}
+
+// run.seed is any integer in [0, 2^63 - 1]: beyond 32 bits it is kept whole.
+TEST(TrainingConfig, TheSeedTakesSixtyThreeBits) {
+  EXPECT_EQ(ParseTrainingConfig("", "test.yaml").seed, 1u);
+  EXPECT_EQ(ParseTrainingConfig("run:\n  seed: 5000000000\n", "test.yaml").seed, 5000000000u);
+  EXPECT_EQ(ParseTrainingConfig("", "test.yaml", {"run.seed=4294967297"}).seed, 4294967297u);
+  EXPECT_EQ(ParseTrainingConfig("", "test.yaml", {"run.seed=9223372036854775807"}).seed,
+            9223372036854775807u);
+  const std::string range = "out of range [0, 9223372036854775807]";
+  EXPECT_THAT(ErrorOf("run:\n  seed: -1\n"),
+              HasSubstr("config test.yaml: run.seed '-1' (line 2): " + range));
+  EXPECT_THAT(ErrorOf("", {"run.seed=9223372036854775808"}),
+              AllOf(HasSubstr("run.seed '9223372036854775808'"), HasSubstr(range)));
+  EXPECT_THAT(ErrorOf("", {"run.seed=99999999999999999999999"}), HasSubstr(range));
+  EXPECT_THAT(ErrorOf("", {"run.seed=1.5"}),
+              AllOf(HasSubstr("run.seed '1.5'"), HasSubstr("expected an integer")));
+  EXPECT_THAT(ErrorOf("", {"run.seed=lucky"}),
+              AllOf(HasSubstr("run.seed 'lucky'"), HasSubstr("expected an integer")));
 }
 
 TEST(TrainingConfig, SelfPlayThreadsAreAutoUnlessGiven) {

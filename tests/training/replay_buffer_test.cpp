@@ -173,7 +173,7 @@ TEST(ReplayBuffer, RecordsThatAreNotPositionsOfTheRunAreRefused) {
 }
 
 // A version 1 record (the packed layout with a search value) from `s`.
-std::string LegacyRecord(const Sample& s) {
+std::string V1Record(const Sample& s) {
   std::string r;
   r.append(reinterpret_cast<const char*>(s.player), 16);
   r.append(reinterpret_cast<const char*>(s.opponent), 16);
@@ -189,11 +189,11 @@ std::string LegacyRecord(const Sample& s) {
 }
 
 TEST(ReplayBuffer, VersionOneShardsAndJournalsAreConverted) {
-  const std::string dir = TempDir("legacy");
+  const std::string dir = TempDir("version-1");
   std::filesystem::create_directories(dir);
   const std::vector<Sample> game = Game(4, 3);
   std::string records;
-  for (const Sample& s : game) records += LegacyRecord(s);
+  for (const Sample& s : game) records += V1Record(s);
   ASSERT_EQ(records.size(), 4u * 347);
   std::string shard("OZRPLY01", 8);
   const auto put = [](std::string& out, auto v) { out.append(reinterpret_cast<const char*>(&v), sizeof v); };

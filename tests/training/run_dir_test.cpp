@@ -51,6 +51,28 @@ std::vector<std::string> Names(const std::string& dir) {
   return names;
 }
 
+// The layout on disk (run_dir.h), which runs already on disk depend on.
+TEST(RunDir, NamesEveryPathOfTheLayout) {
+  const RunDir run("runs/a");
+  EXPECT_EQ(run.root(), "runs/a");
+  EXPECT_EQ(run.config_file(), "runs/a/run-config.json");
+  EXPECT_EQ(run.checkpoints(), "runs/a/checkpoints");
+  EXPECT_EQ(run.latest_checkpoint(), "runs/a/checkpoints/latest.ckpt");
+  EXPECT_EQ(run.checkpoint(1200), "runs/a/checkpoints/step-00001200.ckpt");
+  EXPECT_EQ(run.best_checkpoint(), "runs/a/checkpoints/best.ckpt");
+  EXPECT_EQ(run.replay(), "runs/a/replay");
+  EXPECT_EQ(run.journal(), "runs/a/replay/journal.bin");
+  EXPECT_EQ(run.incoming(), "runs/a/replay/incoming");
+  EXPECT_EQ(run.rejected(), "runs/a/replay/rejected");
+  EXPECT_EQ(run.models(), "runs/a/models");
+  EXPECT_EQ(run.model_manifest(), "runs/a/models/latest.json");
+  EXPECT_EQ(run.model(30), "runs/a/models/model-00000030.ckpt");
+  EXPECT_EQ(run.actors(), "runs/a/actors");
+  EXPECT_EQ(run.actor_report("host-1-0a1b2c3d"), "runs/a/actors/host-1-0a1b2c3d.json");
+  EXPECT_EQ(run.eval(), "runs/a/eval");
+  EXPECT_EQ(run.metrics(), "runs/a/metrics.jsonl");
+}
+
 TEST(RunDir, TheRunConfigurationRoundTripsWithItsOverrides) {
   const std::string dir = TempDir("config");
   SaveRunConfig(dir, kTinyYaml, "tiny.yaml", {"selfplay.games_per_thread=6"});
@@ -99,10 +121,10 @@ TEST(RunDir, PublishedModelsAreNamedByTheManifestAndPruned) {
   EXPECT_EQ(model.step, 60);
   ASSERT_TRUE(model.rules.has_value());
   EXPECT_EQ(model.rules->size, 6);
-  EXPECT_THAT(Names(ModelsDir(dir)),
+  EXPECT_THAT(Names(RunDir(dir).models()),
               testing::ElementsAre("latest.json", "model-00000030.ckpt", "model-00000040.ckpt",
                                    "model-00000050.ckpt", "model-00000060.ckpt"));
-  core::WriteFileAtomically(ModelsDir(dir) + "/latest.json", "{\"step\": 1, \"file\": \"../x\"}",
+  core::WriteFileAtomically(RunDir(dir).model_manifest(), "{\"step\": 1, \"file\": \"../x\"}",
                             "test");
   EXPECT_THAT([&] { NewestModel(dir); },
               testing::ThrowsMessage<core::InputError>(testing::HasSubstr("bad file name")));
@@ -122,7 +144,7 @@ TEST(RunDir, TheIngesterTakesCompleteShardsOnlyAndOnce) {
   IncomingWriter writer(dir, "host-1-0000abcd");
   writer.Write(Game6(5));
   writer.Write(Game6(7));
-  const std::string incoming = IncomingDir(dir);
+  const std::string incoming = RunDir(dir).incoming();
   core::WriteFileAtomically(incoming + "/notes.txt", "hello", "test");
   // Half a shard, as a writer killed in the middle leaves it.
   const std::string whole = SerializeShard(Game6(3).data(), 3, 1, 3);
@@ -179,7 +201,7 @@ TEST(RunDir, LiveActorsAreTheRecentOnesThatHaveNotStopped) {
   stopped.actor = "c";
   stopped.stopped = true;
   WriteActorReport(dir, stopped);
-  core::WriteFileAtomically(ActorsDir(dir) + "/d.json", "{", "test");  // being written
+  core::WriteFileAtomically(RunDir(dir).actors() + "/d.json", "{", "test");  // being written
   const std::vector<ActorReport> actors = LiveActors(dir);
   ASSERT_EQ(actors.size(), 1u);
   EXPECT_EQ(actors[0].actor, "a");
@@ -203,14 +225,15 @@ TEST(Actor, PlaysThePublishedModelsAndWritesItsGames) {
     summary = RunActor(config, dir, stop, log, options);
   });
   std::this_thread::sleep_for(std::chrono::milliseconds(300));
-  EXPECT_TRUE(!fs::exists(IncomingDir(dir)) || fs::is_empty(IncomingDir(dir)));  // no model yet
+  const std::string incoming = RunDir(dir).incoming();
+  EXPECT_TRUE(!fs::exists(incoming) || fs::is_empty(incoming));  // no model yet
   nn::OthelloNet net(config.net);
   PublishModel(dir, net, 0, config.rules);
   const auto wait_for = [&](auto done) {
     for (int i = 0; i < 600 && !done(); ++i) std::this_thread::sleep_for(std::chrono::milliseconds(50));
     return done();
   };
-  EXPECT_TRUE(wait_for([&] { return fs::exists(IncomingDir(dir)) && !fs::is_empty(IncomingDir(dir)); }));
+  EXPECT_TRUE(wait_for([&] { return fs::exists(incoming) && !fs::is_empty(incoming); }));
   PublishModel(dir, net, 7, config.rules);
   EXPECT_TRUE(wait_for([&] {
     const auto actors = LiveActors(dir);
