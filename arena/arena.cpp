@@ -5,7 +5,6 @@
 #include <exception>
 #include <filesystem>
 #include <fstream>
-#include <mutex>
 #include <set>
 #include <sstream>
 #include <thread>
@@ -15,6 +14,7 @@
 #include "core/file_io.h"
 #include "core/notation.h"
 #include "core/rng.h"
+#include "core/thread_annotations.h"
 
 namespace othello::arena {
 
@@ -159,27 +159,31 @@ class ArenaRunner {
               std::ostream& log)
       : players_(players), options_(options), log_(log), start_(ArenaStart(options.rules)) {}
 
-  ArenaSummary Run() {
+  ArenaSummary Run() EXCLUDES(mutex_) {
     const int openings_per_pair = (options_.games + 1) / 2;
     openings_ = ArenaOpenings(options_.openings, start_, openings_per_pair, options_.seed);
-    jobs_ = Schedule(players_, options_.gauntlet, openings_per_pair, summary_);
+    {
+      core::MutexLock lock(mutex_);  // uncontended: no thread runs yet
+      jobs_ = Schedule(players_, options_.gauntlet, openings_per_pair, summary_);
+    }
     CheckTrainedRules(players_, options_.rules);
     ggf_ = OpenGameFile(options_.out_dir);
     std::vector<std::thread> threads;
     const int n = std::min<int>(options_.parallel, static_cast<int>(jobs_.size()));
     for (int t = 0; t < n; ++t) threads.emplace_back([this] { Work(); });
     for (std::thread& t : threads) t.join();
+    core::MutexLock lock(mutex_);  // uncontended: every thread is joined
     if (first_error_) std::rethrow_exception(first_error_);
     return std::move(summary_);
   }
 
  private:
-  void Work() {
+  void Work() EXCLUDES(mutex_) {
     for (std::size_t j; (j = next_++) < jobs_.size();) {
       try {
         Record(jobs_[j], Play(j));
       } catch (...) {
-        std::lock_guard<std::mutex> lock(mutex_);
+        core::MutexLock lock(mutex_);
         if (!first_error_) first_error_ = std::current_exception();
         next_ = jobs_.size();  // stop handing out games
       }
@@ -189,7 +193,7 @@ class ArenaRunner {
   // Game j with fresh players (pair and opening fixed by the schedule; no lock held).
   play::MatchResult Play(std::size_t j) const {
     const Job& job = jobs_[j];
-    const PairResult& pair = summary_.pairs[job.pair];
+    const PairResult& pair = PairOf(job);
     const std::uint64_t seed = options_.seed * 1000003 + j * 2;
     std::unique_ptr<play::Player> a = players_[pair.a].make(seed);
     std::unique_ptr<play::Player> b = players_[pair.b].make(seed + 1);
@@ -201,9 +205,15 @@ class ArenaRunner {
     return job.swapped ? play::PlayMatch(*b, *a, setup) : play::PlayMatch(*a, *b, setup);
   }
 
+  // The pair of `job`, for its players only. Read without mutex_: a pair's players are
+  // set before the threads start and never change (Record changes only its counts).
+  const PairResult& PairOf(const Job& job) const NO_THREAD_SAFETY_ANALYSIS {
+    return summary_.pairs[job.pair];
+  }
+
   // Counts the game for its pair, appends it to the game file and logs it.
-  void Record(const Job& job, play::MatchResult game) {
-    std::lock_guard<std::mutex> lock(mutex_);
+  void Record(const Job& job, play::MatchResult game) EXCLUDES(mutex_) {
+    core::MutexLock lock(mutex_);
     PairResult& pair = summary_.pairs[job.pair];
     const int margin_a = job.swapped ? -game.black_margin : game.black_margin;
     (margin_a > 0 ? pair.wins : margin_a < 0 ? pair.losses : pair.draws)++;
@@ -231,11 +241,11 @@ class ArenaRunner {
   std::string ggf_;
 
   std::atomic<std::size_t> next_{0};  // the next job to hand out
-  std::mutex mutex_;                  // guards the rest: summary_ (its pairs' counts and
-                                      // games), the game file, log_, finished_, first_error_
-  ArenaSummary summary_;
-  int finished_ = 0;
-  std::exception_ptr first_error_;
+  // Guards the rest, and the writes to the game file and log_ (unchecked).
+  core::Mutex mutex_;
+  ArenaSummary summary_ GUARDED_BY(mutex_);  // its pairs' counts and games
+  int finished_ GUARDED_BY(mutex_) = 0;
+  std::exception_ptr first_error_ GUARDED_BY(mutex_);
 };
 
 }  // namespace

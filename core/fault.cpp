@@ -6,6 +6,8 @@
 #include <mutex>
 #include <vector>
 
+#include "core/thread_annotations.h"
+
 namespace othello::core {
 namespace {
 
@@ -14,12 +16,12 @@ struct Armed {
   long calls_left;  // fails when this reaches 0
 };
 
-std::mutex g_mutex;
-std::vector<Armed> g_armed;  // guarded by g_mutex
+Mutex g_mutex;
+std::vector<Armed> g_armed GUARDED_BY(g_mutex);
 std::atomic<bool> g_any{false};
 std::once_flag g_env_once;
 
-void Parse(const std::string& spec) {
+void Parse(const std::string& spec) REQUIRES(g_mutex) {
   g_armed.clear();
   std::size_t begin = 0;
   while (begin < spec.size()) {
@@ -37,7 +39,7 @@ void Parse(const std::string& spec) {
 
 void ReadEnvironment() {
   std::call_once(g_env_once, [] {
-    std::lock_guard<std::mutex> lock(g_mutex);
+    MutexLock lock(g_mutex);
     if (const char* spec = std::getenv("OZ_FAULT")) Parse(spec);
   });
 }
@@ -47,7 +49,7 @@ void ReadEnvironment() {
 bool InjectFault(std::string_view point) {
   ReadEnvironment();
   if (!g_any.load(std::memory_order_relaxed)) return false;
-  std::lock_guard<std::mutex> lock(g_mutex);
+  MutexLock lock(g_mutex);
   for (Armed& armed : g_armed) {
     if (armed.point == point && armed.calls_left > 0 && --armed.calls_left == 0) return true;
   }
@@ -56,7 +58,7 @@ bool InjectFault(std::string_view point) {
 
 void SetFaults(const std::string& spec) {
   ReadEnvironment();
-  std::lock_guard<std::mutex> lock(g_mutex);
+  MutexLock lock(g_mutex);
   Parse(spec);
 }
 

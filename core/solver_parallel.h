@@ -16,12 +16,11 @@
 // split point's own mutex. A split point lives on its owner's stack and is removed
 // from open_ and has no worker left inside before the owner returns.
 #include <algorithm>
-#include <condition_variable>
-#include <mutex>
 #include <thread>
 #include <vector>
 
 #include "core/solver_search.h"
+#include "core/thread_annotations.h"
 
 namespace othello::core::solver_detail {
 
@@ -41,41 +40,45 @@ class Pool {
   ~Pool() { Stop(); }
 
   // Ends the helper threads (idempotent); helper_nodes() is final afterwards.
-  void Stop() {
+  void Stop() EXCLUDES(mutex_) {
     {
-      std::lock_guard<std::mutex> lock(mutex_);
+      MutexLock lock(mutex_);
       quit_ = true;
     }
-    wake_.notify_all();
+    wake_.NotifyAll();
     for (std::thread& t : threads_) t.join();
     threads_.clear();
   }
   Pool(const Pool&) = delete;
   Pool& operator=(const Pool&) = delete;
 
-  // Nodes searched by the helpers, once Stop() has returned.
-  std::uint64_t helper_nodes() const { return helper_nodes_; }
+  // Nodes searched by the helpers, once Stop() has returned. Read without mutex_: no
+  // helper is left to write it then, and Stop()'s joins order their writes before.
+  std::uint64_t helper_nodes() const NO_THREAD_SAFETY_ANALYSIS { return helper_nodes_; }
 
   // Searches children 1.. of `list` (sorted, best first) of a null-window node with
   // `n` empties on the owner's thread and the helpers; raises *best (and sets
   // *best_square) with their scores. Returns when every child is searched or one beat
   // alpha. Throws like a search (a limit, or Cancelled from above).
   __attribute__((noinline)) void Split(S& owner, MoveList& list, int alpha, int n, int* best,
-                                       Square* best_square) {
+                                       Square* best_square) EXCLUDES(mutex_) {
     SplitPoint sp;
     sp.list = &list;
     sp.alpha = alpha;
     sp.n = n;
-    sp.best = *best;
-    sp.best_square = *best_square;
+    {
+      MutexLock lock(sp.result_mutex);  // uncontended: no other thread sees sp yet
+      sp.best = *best;
+      sp.best_square = *best_square;
+    }
     sp.parent = owner.context().split;
     sp.next.store(1, std::memory_order_relaxed);
     {
-      std::lock_guard<std::mutex> lock(mutex_);
+      MutexLock lock(mutex_);
       open_.push_back(&sp);
     }
-    wake_.notify_all();
-    done_.notify_all();  // an owner waiting above may help here
+    wake_.NotifyAll();
+    done_.NotifyAll();  // an owner waiting above may help here
     Context& ctx = owner.context();
     const SplitLink* outer = ctx.split;
     ctx.split = &sp;
@@ -94,6 +97,7 @@ class Pool {
     const int aborted = shared_.aborted.load(std::memory_order_relaxed);
     if (aborted >= 0) throw Aborted{static_cast<SolveStatus>(aborted)};
     if (!sp.cutoff.load(std::memory_order_relaxed) && sp.CutAbove()) throw Cancelled{};
+    MutexLock lock(sp.result_mutex);  // uncontended: every helper has left sp
     *best = sp.best;
     *best_square = sp.best_square;
   }
@@ -104,10 +108,12 @@ class Pool {
     int alpha = 0;
     int n = 0;
     std::atomic<int> next{1};  // the next child to take
-    int active = 0;            // helpers inside; guarded by Pool::mutex_
-    std::mutex result_mutex;
-    int best = -kInf;           // guarded by result_mutex
-    Square best_square = -1;    // guarded by result_mutex
+    // Helpers inside; guarded by Pool::mutex_ (unchecked: the analysis cannot name the
+    // pool's mutex from a split point).
+    int active = 0;
+    Mutex result_mutex;
+    int best GUARDED_BY(result_mutex) = -kInf;
+    Square best_square GUARDED_BY(result_mutex) = -1;
 
     bool HasWork() const {
       return !cutoff.load(std::memory_order_relaxed) &&
@@ -123,7 +129,7 @@ class Pool {
 
   // Takes children of sp until none is left or it is cut off. The caller has set its
   // context's split to sp.
-  void Work(S& search, SplitPoint& sp) {
+  void Work(S& search, SplitPoint& sp) EXCLUDES(mutex_) {
     while (true) {
       const int i = sp.next.fetch_add(1, std::memory_order_relaxed);
       if (i >= sp.list->count || sp.cutoff.load(std::memory_order_relaxed)) return;
@@ -135,7 +141,7 @@ class Pool {
         if (!sp.cutoff.load(std::memory_order_relaxed)) throw;  // cut further up
         return;  // this split point is cut: the child is not needed
       }
-      std::lock_guard<std::mutex> lock(sp.result_mutex);
+      MutexLock lock(sp.result_mutex);
       if (v > sp.best) {
         sp.best = v;
         sp.best_square = m.square;
@@ -146,25 +152,24 @@ class Pool {
 
   // Removes sp from the open split points and waits until no helper is inside it,
   // meanwhile (with `help`) working in open split points below it.
-  void Close(S& owner, SplitPoint& sp, bool help) {
-    std::unique_lock<std::mutex> lock(mutex_);
+  void Close(S& owner, SplitPoint& sp, bool help) EXCLUDES(mutex_) {
+    MutexLock lock(mutex_);
     open_.erase(std::find(open_.begin(), open_.end(), &sp));
     while (sp.active > 0) {
       SplitPoint* below = help ? FindWork(&sp) : nullptr;
       if (!below) {
-        done_.wait(lock);
+        done_.Wait(mutex_);
         continue;
       }
       ++below->active;
-      lock.unlock();
+      lock.Unlock();
       Join(owner, *below);
-      lock.lock();
+      lock.Lock();
     }
   }
 
   // The newest open split point with children left, below `ancestor` when given.
-  // The caller holds mutex_.
-  SplitPoint* FindWork(const SplitPoint* ancestor) const {
+  SplitPoint* FindWork(const SplitPoint* ancestor) const REQUIRES(mutex_) {
     for (auto it = open_.rbegin(); it != open_.rend(); ++it) {
       if ((*it)->HasWork() && (!ancestor || (*it)->Below(ancestor))) return *it;
     }
@@ -172,7 +177,7 @@ class Pool {
   }
 
   // Works on another thread's split point as a helper; never throws.
-  void Join(S& search, SplitPoint& sp) {
+  void Join(S& search, SplitPoint& sp) EXCLUDES(mutex_) {
     Context& ctx = search.context();
     const SplitLink* outer = ctx.split;
     ctx.split = &sp;
@@ -183,27 +188,27 @@ class Pool {
     }
     ctx.split = outer;
     {
-      std::lock_guard<std::mutex> lock(mutex_);
+      MutexLock lock(mutex_);
       --sp.active;
     }
-    done_.notify_all();
+    done_.NotifyAll();
   }
 
-  void HelperLoop() {
+  void HelperLoop() EXCLUDES(mutex_) {
     Context ctx(table_, rules_, limits_, &shared_);
     S search(ctx, this);
-    std::unique_lock<std::mutex> lock(mutex_);
+    MutexLock lock(mutex_);
     while (true) {
       SplitPoint* sp = FindWork(/*ancestor=*/nullptr);
       if (!sp) {
         if (quit_) break;
-        wake_.wait(lock);
+        wake_.Wait(mutex_);
         continue;
       }
       ++sp->active;
-      lock.unlock();
+      lock.Unlock();
       Join(search, *sp);
-      lock.lock();
+      lock.Lock();
     }
     helper_nodes_ += ctx.nodes;
   }
@@ -213,12 +218,12 @@ class Pool {
   const SolveLimits limits_;
   SharedLimits& shared_;
   std::vector<std::thread> threads_;
-  std::mutex mutex_;
-  std::condition_variable wake_;  // a split point opened, or quit_
-  std::condition_variable done_;  // a helper left a split point, or one opened
-  std::vector<SplitPoint*> open_;  // guarded by mutex_
-  bool quit_ = false;              // guarded by mutex_
-  std::uint64_t helper_nodes_ = 0;  // guarded by mutex_
+  Mutex mutex_;
+  CondVar wake_;  // a split point opened, or quit_
+  CondVar done_;  // a helper left a split point, or one opened
+  std::vector<SplitPoint*> open_ GUARDED_BY(mutex_);
+  bool quit_ GUARDED_BY(mutex_) = false;
+  std::uint64_t helper_nodes_ GUARDED_BY(mutex_) = 0;
 };
 
 }  // namespace othello::core::solver_detail

@@ -12,12 +12,12 @@ BatchingEvaluator::BatchingEvaluator(Backend backend, int max_batch,
 
 BatchingEvaluator::~BatchingEvaluator() {
   {
-    std::lock_guard<std::mutex> lock(mutex_);
+    core::MutexLock lock(mutex_);
     stop_ = true;
   }
-  work_cv_.notify_all();
+  work_cv_.NotifyAll();
   for (auto& worker : workers_) worker.join();
-  std::lock_guard<std::mutex> lock(mutex_);
+  core::MutexLock lock(mutex_);
   for (Pending* p : queue_) {  // the workers are gone: nobody else will complete these
     p->batch->Fail(std::make_exception_ptr(std::runtime_error("evaluator shut down")));
     delete p;
@@ -33,12 +33,12 @@ void BatchingEvaluator::Submit(EvalBatch& batch) {
     return;
   }
   {
-    std::lock_guard<std::mutex> lock(mutex_);
+    core::MutexLock lock(mutex_);
     if (stop_) throw std::runtime_error("evaluator shut down");
     queue_.push_back(new Pending{&batch, 0, batch.size(), std::chrono::steady_clock::now(), {}});
     queued_positions_ += batch.size();
   }
-  work_cv_.notify_one();
+  work_cv_.NotifyOne();
 }
 
 void BatchingEvaluator::Wait(EvalBatch& batch) { batch.WaitDone(); }
@@ -59,21 +59,21 @@ std::vector<BatchingEvaluator::Slice> BatchingEvaluator::TakeSlices() {
 }
 
 void BatchingEvaluator::WorkerLoop() {
-  std::unique_lock<std::mutex> lock(mutex_);
+  core::MutexLock lock(mutex_);
   std::vector<const Position*> positions;
   std::vector<EvalOutput*> outputs;
   while (true) {
-    work_cv_.wait(lock, [&] { return stop_ || queued_positions_ > 0; });
+    while (!stop_ && queued_positions_ <= 0) work_cv_.Wait(mutex_);
     if (stop_) return;
     const auto deadline = queue_.front()->since + max_wait_;
     while (!stop_ && queued_positions_ > 0 && queued_positions_ < max_batch_ &&
            std::chrono::steady_clock::now() < deadline) {
-      work_cv_.wait_until(lock, deadline);
+      work_cv_.WaitUntil(mutex_, deadline);
     }
     if (stop_) return;
     if (queued_positions_ == 0) continue;  // another worker took them
     const std::vector<Slice> slices = TakeSlices();
-    lock.unlock();
+    lock.Unlock();
     positions.clear();
     outputs.clear();
     for (const Slice& s : slices) {
@@ -90,7 +90,7 @@ void BatchingEvaluator::WorkerLoop() {
     }
     calls_.fetch_add(1, std::memory_order_relaxed);
     positions_.fetch_add(positions.size(), std::memory_order_relaxed);
-    lock.lock();
+    lock.Lock();
     for (const Slice& s : slices) {
       Pending* p = s.pending;
       if (error && !p->error) p->error = error;

@@ -83,7 +83,7 @@ std::uint64_t KeyOf(const Position& position, bool canonical, int* symmetry) {
 }  // namespace
 
 EvalCache::EvalCache(std::size_t entries, bool canonical)
-    : canonical_(canonical), shards_(new std::mutex[kShards]) {
+    : canonical_(canonical), shards_(new core::Mutex[kShards]) {
   std::size_t n = 64;
   while (n < entries) n *= 2;
   entries_.resize(n);
@@ -131,7 +131,7 @@ bool EvalCache::Lookup(const Position& position, const Probe& probe, EvalOutput&
   const std::uint64_t key = probe.key;
   const std::size_t pair = (key >> 1) & mask_;
   const int size = position.size();
-  std::lock_guard<std::mutex> lock(shards_[pair % kShards]);
+  core::MutexLock lock(shards_[pair % kShards]);
   for (std::size_t slot = pair * 2; slot < pair * 2 + 2; ++slot) {
     const Entry& e = entries_[slot];
     if (e.key != key || e.size != size) continue;
@@ -169,7 +169,7 @@ void EvalCache::Insert(const Position& position, const Probe& probe, const EvalO
     policy[n] = p[n];
   }
   const std::uint64_t age = clock_.fetch_add(1, std::memory_order_relaxed);
-  std::lock_guard<std::mutex> lock(shards_[pair % kShards]);
+  core::MutexLock lock(shards_[pair % kShards]);
   Entry* a = &entries_[pair * 2];
   Entry* b = a + 1;
   Entry* target = a->key == key ? a : b->key == key ? b : (a->age <= b->age ? a : b);
@@ -219,14 +219,14 @@ void CachingEvaluator::Submit(EvalBatch& batch) {
     return;
   }
   inner_.Submit(misses->batch);  // if it throws, nothing is pending
-  std::lock_guard<std::mutex> lock(mutex_);
+  core::MutexLock lock(mutex_);
   pending_.emplace(&batch, std::move(misses));
 }
 
 void CachingEvaluator::Wait(EvalBatch& batch) {
   std::unique_ptr<Misses> misses;
   {
-    std::lock_guard<std::mutex> lock(mutex_);
+    core::MutexLock lock(mutex_);
     const auto it = pending_.find(&batch);
     if (it != pending_.end()) {
       misses = std::move(it->second);
@@ -255,7 +255,7 @@ void CachingEvaluator::Fill(EvalBatch& batch, const Misses& misses) {
 }
 
 std::unique_ptr<CachingEvaluator::Misses> CachingEvaluator::TakeSpare() {
-  std::lock_guard<std::mutex> lock(mutex_);
+  core::MutexLock lock(mutex_);
   if (spare_.empty()) return std::make_unique<Misses>();
   std::unique_ptr<Misses> misses = std::move(spare_.back());
   spare_.pop_back();
@@ -266,7 +266,7 @@ void CachingEvaluator::Recycle(std::unique_ptr<Misses> misses) {
   misses->batch.Clear();
   misses->index.clear();
   misses->probes.clear();
-  std::lock_guard<std::mutex> lock(mutex_);
+  core::MutexLock lock(mutex_);
   spare_.push_back(std::move(misses));
 }
 

@@ -18,15 +18,14 @@
 // - Wait() returns when every output is written, or rethrows the evaluator's failure.
 #include <array>
 #include <atomic>
-#include <condition_variable>
 #include <cstdint>
 #include <exception>
 #include <functional>
-#include <mutex>
 #include <vector>
 
 #include "core/bitboard.h"
 #include "core/position.h"
+#include "core/thread_annotations.h"
 
 namespace othello::mcts {
 
@@ -71,39 +70,39 @@ class EvalBatch {
 
   // For evaluators: a new evaluation of this batch starts (clears done and errors).
   void Restart() {
-    std::lock_guard<std::mutex> lock(done_mutex_);
+    core::MutexLock lock(done_mutex_);
     error_ = nullptr;
     done_ = false;
   }
   // For evaluators: the outputs are complete; wakes the thread in WaitDone().
   // (Notified under the lock: the waiter may destroy the batch as soon as it wakes.)
   void MarkDone() {
-    std::lock_guard<std::mutex> lock(done_mutex_);
+    core::MutexLock lock(done_mutex_);
     done_ = true;
-    done_cv_.notify_all();
+    done_cv_.NotifyAll();
   }
   // For evaluators: the evaluation failed; Wait() rethrows `error` to the submitter.
   void Fail(std::exception_ptr error) {
-    std::lock_guard<std::mutex> lock(done_mutex_);
+    core::MutexLock lock(done_mutex_);
     error_ = error;
     done_ = true;
-    done_cv_.notify_all();
+    done_cv_.NotifyAll();
   }
   // Blocks until MarkDone() or Fail(), then rethrows a failure. Only this batch's
   // waiter wakes (no thundering herd when many threads wait on one evaluator).
   void WaitDone() const {
-    std::unique_lock<std::mutex> lock(done_mutex_);
-    done_cv_.wait(lock, [&] { return done_; });
+    core::MutexLock lock(done_mutex_);
+    while (!done_) done_cv_.Wait(done_mutex_);
     if (error_) std::rethrow_exception(error_);
   }
 
  private:
   std::vector<Position> positions_;
   std::vector<EvalOutput> outputs_;
-  mutable std::mutex done_mutex_;
-  mutable std::condition_variable done_cv_;
-  bool done_ = false;          // guarded by done_mutex_
-  std::exception_ptr error_;   // guarded by done_mutex_
+  mutable core::Mutex done_mutex_;
+  mutable core::CondVar done_cv_;
+  bool done_ GUARDED_BY(done_mutex_) = false;
+  std::exception_ptr error_ GUARDED_BY(done_mutex_);
 };
 
 class Evaluator {

@@ -28,12 +28,12 @@
 #include <atomic>
 #include <chrono>
 #include <cstdint>
-#include <mutex>
 #include <vector>
 
 #include "core/hash.h"
 #include "core/rng.h"
 #include "core/rules.h"
+#include "core/thread_annotations.h"
 #include "mcts/evaluator.h"
 #include "mcts/tree.h"
 
@@ -202,15 +202,15 @@ class TreeSearch {
   // search_root.cpp
   void ExpandRoot();
   void ApplyDirichletNoise();
-  void StartGumbel();
-  std::uint32_t SelectGumbelChild();
-  void AdvanceGumbelPhase();
+  void StartGumbel() EXCLUDES(root_mutex_);
+  std::uint32_t SelectGumbelChild() EXCLUDES(root_mutex_);
+  void AdvanceGumbelPhase() REQUIRES(root_mutex_);
   float ForcedPlayouts(const Node& child, std::uint32_t total) const;
   std::vector<float> CompletedQ() const;
   float GumbelSigma() const;
   void RootValue(float* win, float* loss) const;
   std::vector<float> PolicyTarget() const;
-  core::Square ChooseMove(int ply);
+  core::Square ChooseMove(int ply) EXCLUDES(root_mutex_);
 
   Tree& tree_;
   Evaluator& evaluator_;
@@ -233,13 +233,14 @@ class TreeSearch {
   core::Square root_solved_move_ = core::kPass;  // when the root itself was solved
   std::vector<float> saved_priors_;    // root priors before noise
 
-  // Gumbel state: set up by Begin(), guarded by root_mutex_ during the search (only
-  // SelectGumbelChild changes it), read by Finish().
-  mutable std::mutex root_mutex_;
-  std::vector<float> gumbel_;          // g(a) + logit(a) per root child
-  std::vector<int> considered_;        // root child offsets still in the halving
-  std::vector<std::uint32_t> quota_;   // visits per considered child in this phase
-  int phases_left_ = 0;
+  // Gumbel state: set up by Begin(), changed during the search by SelectGumbelChild only,
+  // read by Finish(); each of them holds root_mutex_ (uncontended outside the search).
+  mutable core::Mutex root_mutex_;
+  std::vector<float> gumbel_ GUARDED_BY(root_mutex_);  // g(a) + logit(a) per root child
+  // Root child offsets still in the halving, and the visits of each in this phase.
+  std::vector<int> considered_ GUARDED_BY(root_mutex_);
+  std::vector<std::uint32_t> quota_ GUARDED_BY(root_mutex_);
+  int phases_left_ GUARDED_BY(root_mutex_) = 0;
 };
 
 // --- search_run.cpp: drivers; each owns its searches until it returns ------------------

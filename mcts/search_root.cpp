@@ -122,6 +122,7 @@ float TreeSearch::ForcedPlayouts(const Node& child, std::uint32_t total) const {
 // --- Gumbel root selection (Danihelka et al. 2022) ---------------------------------
 
 void TreeSearch::StartGumbel() {
+  core::MutexLock lock(root_mutex_);
   const Node& root = tree_.root();
   const int n = root.num_children;
   gumbel_.assign(n, 0.0f);
@@ -134,7 +135,7 @@ void TreeSearch::StartGumbel() {
   std::iota(considered_.begin(), considered_.end(), 0);
   const int m = std::max(1, std::min(params_.gumbel_actions, n));
   std::partial_sort(considered_.begin(), considered_.begin() + m, considered_.end(),
-                    [&](int a, int b) { return gumbel_[a] > gumbel_[b]; });
+                    [&](int a, int b) REQUIRES(root_mutex_) { return gumbel_[a] > gumbel_[b]; });
   considered_.resize(m);
   phases_left_ = std::max(1, static_cast<int>(std::ceil(std::log2(m))));
   AdvanceGumbelPhase();
@@ -196,7 +197,7 @@ float TreeSearch::GumbelSigma() const {
 }
 
 std::uint32_t TreeSearch::SelectGumbelChild() {
-  std::lock_guard<std::mutex> lock(root_mutex_);
+  core::MutexLock lock(root_mutex_);
   const Node& root = tree_.root();
   while (true) {
     int pick = -1;
@@ -213,7 +214,7 @@ std::uint32_t TreeSearch::SelectGumbelChild() {
     // Every quota is met: keep the better half by g + logit + sigma(q).
     const std::vector<float> q = CompletedQ();
     const float sigma = GumbelSigma();
-    std::sort(considered_.begin(), considered_.end(), [&](int a, int b) {
+    std::sort(considered_.begin(), considered_.end(), [&](int a, int b) REQUIRES(root_mutex_) {
       return gumbel_[a] + sigma * q[a] > gumbel_[b] + sigma * q[b];
     });
     considered_.resize(std::max<std::size_t>(1, (considered_.size() + 1) / 2));
@@ -321,13 +322,18 @@ core::Square TreeSearch::ChooseMove(int ply) {
     }
     if (best >= 0) return tree_.node(root.first_child + best).move;
   }
-  if (params_.gumbel && full_ && !considered_.empty()) {
-    const std::vector<float> q = CompletedQ();
-    const float sigma = GumbelSigma();
-    const int best = *std::max_element(considered_.begin(), considered_.end(), [&](int a, int b) {
-      return gumbel_[a] + sigma * q[a] < gumbel_[b] + sigma * q[b];
-    });
-    return tree_.node(root.first_child + best).move;
+  if (params_.gumbel && full_) {
+    core::MutexLock lock(root_mutex_);
+    if (!considered_.empty()) {
+      const std::vector<float> q = CompletedQ();
+      const float sigma = GumbelSigma();
+      const int best = *std::max_element(considered_.begin(), considered_.end(),
+                                         [&](int a, int b) REQUIRES(root_mutex_) {
+                                           return gumbel_[a] + sigma * q[a] <
+                                                  gumbel_[b] + sigma * q[b];
+                                         });
+      return tree_.node(root.first_child + best).move;
+    }
   }
   const float temperature = params_.Temperature(ply);
   std::vector<double> weight(n);

@@ -174,7 +174,7 @@ HttpReply WebApi::Handle(const std::string& method, const std::string& path, con
   try {
     const Request request{web::ParseBody(body)};
     if (!route->game_lock) return (this->*route->handler)(request);
-    std::lock_guard<std::mutex> lock(mutex_);
+    core::MutexLock lock(mutex_);
     return (this->*route->handler)(request);
   } catch (const web::BadRequest& e) {
     return web::Error(400, e.message);
@@ -192,7 +192,9 @@ HttpReply WebApi::StateReply() {
   if (!over && session_.IsHumanTurn()) {
     core::ForEachSquare(pos.LegalMoves(), [&](core::Square sq) { legal.push_back(core::SquareName(sq, size)); });
   }
-  const auto player = [&](core::Color c) { return session_.IsAi(c) ? "ai" : "human"; };
+  const auto player = [&](core::Color c) REQUIRES(mutex_) {
+    return session_.IsAi(c) ? "ai" : "human";
+  };
   json clock = nullptr;
   if (clock_) {
     const auto running = clock_->running();

@@ -34,11 +34,11 @@
 #include <atomic>
 #include <map>
 #include <memory>
-#include <mutex>
 #include <optional>
 #include <string>
 #include <thread>
 
+#include "core/thread_annotations.h"
 #include "mcts/evaluator.h"
 #include "play/chess_clock.h"
 #include "play/game_analysis.h"
@@ -80,60 +80,73 @@ class WebApi {
 
   // ---- web_api_game.cpp: the game routes, called under mutex_; bad requests throw
   // (answered with 400 by Handle()).
-  HttpReply GetState(const Request& request);
-  HttpReply NewGame(const Request& request);
-  HttpReply Move(const Request& request);
-  HttpReply Step(const Request& request);
-  HttpReply Hints(const Request& request);
-  HttpReply Undo(const Request& request);
-  HttpReply Redo(const Request& request);
-  HttpReply GoTo(const Request& request);
-  HttpReply Pause(const Request& request);
-  HttpReply Load(const Request& request);
-  HttpReply GetGame(const Request& request);
+  HttpReply GetState(const Request& request) REQUIRES(mutex_);
+  HttpReply NewGame(const Request& request) REQUIRES(mutex_);
+  HttpReply Move(const Request& request) REQUIRES(mutex_);
+  HttpReply Step(const Request& request) REQUIRES(mutex_);
+  HttpReply Hints(const Request& request) REQUIRES(mutex_);
+  HttpReply Undo(const Request& request) REQUIRES(mutex_);
+  HttpReply Redo(const Request& request) REQUIRES(mutex_);
+  HttpReply GoTo(const Request& request) REQUIRES(mutex_);
+  HttpReply Pause(const Request& request) REQUIRES(mutex_);
+  HttpReply Load(const Request& request) REQUIRES(mutex_);
+  HttpReply GetGame(const Request& request) REQUIRES(mutex_);
 
-  void LoadGame(const std::string& text);  // a transcript or GGF record as the game
-  void PlayAiPly();       // one move of the AI's (within its clock), then forced passes
-  void AfterPly();        // forced passes, the clock of the side to move, notes
-  void AfterNavigation(); // after undo, redo, goto and load: notes, a forced pass
-  bool AiToMove();        // the AI is to move and may (not paused, not out of time)
-  std::optional<core::Color> OutOfTime();  // the side whose clock ran out, if any
-  bool Over();            // the game is over, on the board or on time
-  void RefuseWhileTimed(const char* what);  // undo and review are off during a timed game
-  std::optional<std::string> Result();
-  HttpReply StateReply();  // the state of the game, for GET /api/state and replies
+  // A transcript or GGF record as the game.
+  void LoadGame(const std::string& text) REQUIRES(mutex_);
+  // One move of the AI's (within its clock), then forced passes.
+  void PlayAiPly() REQUIRES(mutex_);
+  // Forced passes, the clock of the side to move, notes.
+  void AfterPly() REQUIRES(mutex_);
+  // After undo, redo, goto and load: notes, a forced pass.
+  void AfterNavigation() REQUIRES(mutex_);
+  // The AI is to move and may (not paused, not out of time).
+  bool AiToMove() REQUIRES(mutex_);
+  // The side whose clock ran out, if any.
+  std::optional<core::Color> OutOfTime() REQUIRES(mutex_);
+  // The game is over, on the board or on time.
+  bool Over() REQUIRES(mutex_);
+  // Undo and review are off during a timed game.
+  void RefuseWhileTimed(const char* what) REQUIRES(mutex_);
+  std::optional<std::string> Result() REQUIRES(mutex_);
+  // The state of the game, for GET /api/state and replies.
+  HttpReply StateReply() REQUIRES(mutex_);
 
   // ---- web_api_analysis.cpp: the analysis job (its routes take analysis_mutex_ only)
-  // and the game graph (under mutex_).
-  HttpReply StartAnalysis(const Request& request);  // under mutex_ (it may load a game)
-  HttpReply GetAnalysis(const Request& request);
-  HttpReply CancelAnalysis(const Request& request);
-  void StopAnalysis();                  // stops and joins the job, if one runs
-  std::string AnalysisJson();           // the job's progress and results (JSON text)
-  std::string GraphJson();              // evaluations after every ply of the line
+  // and the game graph (under mutex_). StartAnalysis is under mutex_ (it may load a game).
+  HttpReply StartAnalysis(const Request& request) REQUIRES(mutex_) EXCLUDES(job_mutex_);
+  HttpReply GetAnalysis(const Request& request) EXCLUDES(analysis_mutex_);
+  HttpReply CancelAnalysis(const Request& request) EXCLUDES(job_mutex_);
+  void StopAnalysis() EXCLUDES(job_mutex_);  // stops and joins the job, if one runs
+  // The job's progress and results (JSON text).
+  std::string AnalysisJson() EXCLUDES(analysis_mutex_);
+  std::string GraphJson() REQUIRES(mutex_);  // evaluations after every ply of the line
 
   mcts::Evaluator& evaluator_;
   ChessClock::Now now_;
 
-  std::mutex mutex_;        // guards everything below up to analysis_mutex_
-  GameSession session_;
-  int level_;
-  Mode mode_ = Mode::kHumanAi;
-  bool paused_ = false;     // the AI does not move (reviewing, or watching paused)
-  std::optional<ChessClock> clock_;  // a timed game's
-  std::string ai_note_;     // the AI's last move and evaluation, for the page
-  std::string pass_note_;   // who passed last
-  std::map<std::uint64_t, PositionValue> graph_;  // evaluations by position hash
+  // Taken in this order: mutex_, job_mutex_, analysis_mutex_.
+  core::Mutex mutex_;       // the game routes'
+  GameSession session_ GUARDED_BY(mutex_);
+  int level_ GUARDED_BY(mutex_);
+  Mode mode_ GUARDED_BY(mutex_) = Mode::kHumanAi;
+  // The AI does not move (reviewing, or watching paused).
+  bool paused_ GUARDED_BY(mutex_) = false;
+  std::optional<ChessClock> clock_ GUARDED_BY(mutex_);  // a timed game's
+  std::string ai_note_ GUARDED_BY(mutex_);  // the AI's last move and evaluation, for the page
+  std::string pass_note_ GUARDED_BY(mutex_);  // who passed last
+  std::map<std::uint64_t, PositionValue> graph_ GUARDED_BY(mutex_);  // by position hash
 
-  std::mutex job_mutex_;    // serialises starting and stopping the job (taken first)
-  std::thread job_;
+  core::Mutex job_mutex_;   // serialises starting and stopping the job
+  std::thread job_ GUARDED_BY(job_mutex_);
   std::atomic<bool> job_stop_{false};
-  std::mutex analysis_mutex_;  // guards the job's results below
-  core::Game job_game_;        // the game analysed
-  AnalysisOptions job_options_;
-  GameAnalysis job_result_;
-  std::string job_state_ = "none";  // none, running, done, cancelled, failed
-  std::string job_error_;
+  core::Mutex analysis_mutex_;  // the job's results below
+  core::Game job_game_ GUARDED_BY(analysis_mutex_);  // the game analysed
+  AnalysisOptions job_options_ GUARDED_BY(analysis_mutex_);
+  GameAnalysis job_result_ GUARDED_BY(analysis_mutex_);
+  // none, running, done, cancelled, failed
+  std::string job_state_ GUARDED_BY(analysis_mutex_) = "none";
+  std::string job_error_ GUARDED_BY(analysis_mutex_);
 };
 
 }  // namespace othello::play

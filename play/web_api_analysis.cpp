@@ -98,13 +98,13 @@ HttpReply WebApi::StartAnalysis(const Request& request) {
   const core::Game game = session_.LineGame();
   if (game.moves().empty()) throw BadRequest{"there is no move to analyse"};
 
-  std::lock_guard<std::mutex> job_lock(job_mutex_);
+  core::MutexLock job_lock(job_mutex_);
   if (job_.joinable()) {
     job_stop_ = true;
     job_.join();
   }
   {
-    std::lock_guard<std::mutex> lock(analysis_mutex_);
+    core::MutexLock lock(analysis_mutex_);
     job_game_ = game;
     job_options_ = options;
     job_result_ = GameAnalysis{};
@@ -115,16 +115,16 @@ HttpReply WebApi::StartAnalysis(const Request& request) {
   job_stop_ = false;
   job_ = std::thread([this, game, options] {
     const auto progress = [this](const GameAnalysis& so_far) {
-      std::lock_guard<std::mutex> lock(analysis_mutex_);
+      core::MutexLock lock(analysis_mutex_);
       job_result_ = so_far;
     };
     try {
       GameAnalysis result = AnalyzeGame(evaluator_, game, options, progress, &job_stop_);
-      std::lock_guard<std::mutex> lock(analysis_mutex_);
+      core::MutexLock lock(analysis_mutex_);
       job_result_ = std::move(result);
       job_state_ = job_result_.complete ? "done" : "cancelled";
     } catch (const std::exception& e) {  // the evaluator failed, or memory ran out
-      std::lock_guard<std::mutex> lock(analysis_mutex_);
+      core::MutexLock lock(analysis_mutex_);
       job_state_ = "failed";
       job_error_ = e.what();
     }
@@ -140,14 +140,14 @@ HttpReply WebApi::CancelAnalysis(const Request&) {
 }
 
 void WebApi::StopAnalysis() {
-  std::lock_guard<std::mutex> job_lock(job_mutex_);
+  core::MutexLock job_lock(job_mutex_);
   if (!job_.joinable()) return;
   job_stop_ = true;
   job_.join();
 }
 
 std::string WebApi::AnalysisJson() {
-  std::lock_guard<std::mutex> lock(analysis_mutex_);
+  core::MutexLock lock(analysis_mutex_);
   const int size = job_game_.rules().size;
   json plies = json::array();
   for (const PlyAnalysis& p : job_result_.plies) plies.push_back(PlyJson(p, size));

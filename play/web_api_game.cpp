@@ -111,7 +111,8 @@ std::optional<std::string> WebApi::Result() {
 }
 
 void WebApi::AfterPly() {
-  session_.PlayForcedPasses([this](const AutoPly& ply) { pass_note_ = ply.PassNote(); });
+  session_.PlayForcedPasses(
+      [this](const AutoPly& ply) REQUIRES(mutex_) { pass_note_ = ply.PassNote(); });
   if (!clock_) return;
   if (session_.game().IsOver()) {
     clock_->Pause();
@@ -296,7 +297,7 @@ HttpReply WebApi::Load(const Request& request) {
 HttpReply WebApi::GetGame(const Request&) {
   const core::Game game = session_.LineGame();
   core::GgfRecord record = core::GgfRecord::FromGame(game);
-  const auto name = [&](core::Color c) {
+  const auto name = [&](core::Color c) REQUIRES(mutex_) {
     return session_.IsAi(c) ? "othello-zero level " + std::to_string(level_) : std::string("human");
   };
   record.black_name = name(core::Color::kBlack);

@@ -15,6 +15,7 @@ OZ_PACKAGES=(
 OZ_TEST_PACKAGES=(
   chromium chromium-driver python3-selenium python3-torch
   ccache  # the suite's builds share the files that do not depend on LibTorch
+  clang   # core.thread_safety_check: clang++ refuses an unguarded access
 )
 # scripts/fuzz.sh: clang with libFuzzer and the sanitizers' runtimes.
 OZ_FUZZ_PACKAGES=(

@@ -4,6 +4,8 @@
 # and the binary seeds fuzz_seeds writes) and the corpus earlier runs grew in
 # build-fuzz/corpus/. Prints executions and coverage per target; a crash, a sanitizer
 # report, a leak or a hang fails the run and leaves the input in build-fuzz/crashes/.
+# The build also compiles every library, so that an access against the thread rules
+# (clang's -Werror=thread-safety, core/thread_annotations.h) fails it.
 #   scripts/fuzz.sh                 every target, 60 s each
 #   scripts/fuzz.sh 15              every target, 15 s each (what CI runs)
 #   scripts/fuzz.sh 1800 fuzz_ggf   one target for 30 minutes
@@ -25,7 +27,10 @@ targets=("$@")
 
 CC=clang CXX=clang++ cmake -S . -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release -DOZ_FUZZ=ON \
   -DOZ_BUILD_TESTS=OFF -DOZ_BUILD_BENCHMARKS=OFF >/dev/null
-cmake --build "$build" -j "$(nproc)" --target "${targets[@]}" fuzz_seeds
+# Every library too, whatever the targets need (fuzz_seeds links them all anyway): this
+# clang build is also CI's check of the thread rules (-Werror=thread-safety).
+cmake --build "$build" -j "$(nproc)" --target "${targets[@]}" fuzz_seeds \
+  oz_core oz_mcts oz_nn_eigen oz_nn oz_play oz_arena oz_training
 "$build/tests/fuzz/fuzz_seeds" "$build/seeds" >/dev/null
 
 mkdir -p "$build/crashes" "$build/logs"

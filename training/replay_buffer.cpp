@@ -41,6 +41,7 @@ ReplayBuffer::ReplayBuffer(std::string dir, const WindowConfig& window, int boar
     return;
   }
   fs::create_directories(dir_);
+  core::MutexLock lock(mutex_);  // uncontended: the buffer is not shared yet
   LoadShards();
   LoadJournal();
 }
@@ -113,7 +114,7 @@ void ReplayBuffer::InsertLocked(const std::vector<Sample>& game) {
 
 void ReplayBuffer::Add(const std::vector<Sample>& game) {
   if (access_ == Access::kFollower) throw std::logic_error("a replay follower cannot add");
-  std::lock_guard<std::mutex> lock(mutex_);
+  core::MutexLock lock(mutex_);
   AppendJournalLocked(game);
   InsertLocked(game);
   if (unflushed_ >= window_.shard_positions) {
@@ -125,7 +126,7 @@ void ReplayBuffer::Add(const std::vector<Sample>& game) {
 std::size_t ReplayBuffer::Ingest(const std::vector<SourcedGame>& games,
                                  const std::function<void()>& commit) {
   if (access_ == Access::kFollower) throw std::logic_error("a replay follower cannot ingest");
-  std::lock_guard<std::mutex> lock(mutex_);
+  core::MutexLock lock(mutex_);
   std::string entries;
   std::uint64_t seen = seen_;
   std::vector<const SourcedGame*> fresh;
@@ -151,13 +152,13 @@ std::size_t ReplayBuffer::Ingest(const std::vector<SourcedGame>& games,
 }
 
 bool ReplayBuffer::HasSource(const std::string& source) const {
-  std::lock_guard<std::mutex> lock(mutex_);
+  core::MutexLock lock(mutex_);
   return sources_.count(source) != 0;
 }
 
 void ReplayBuffer::Refresh() {
   if (access_ != Access::kFollower) return;
-  std::lock_guard<std::mutex> lock(mutex_);
+  core::MutexLock lock(mutex_);
   ReadNewShardsLocked();
   ReadJournalLocked();
   TrimLocked();
@@ -218,7 +219,7 @@ void ReplayBuffer::ReadJournalLocked() {
 }
 
 std::vector<Sample> ReplayBuffer::Draw(std::size_t count, core::Rng& rng, bool augment) const {
-  std::lock_guard<std::mutex> lock(mutex_);
+  core::MutexLock lock(mutex_);
   std::vector<Sample> out;
   if (samples_.empty()) return out;
   out.reserve(count);
@@ -231,7 +232,7 @@ std::vector<Sample> ReplayBuffer::Draw(std::size_t count, core::Rng& rng, bool a
 
 void ReplayBuffer::Flush() {
   if (access_ == Access::kFollower) return;
-  std::lock_guard<std::mutex> lock(mutex_);
+  core::MutexLock lock(mutex_);
   if (unflushed_ > 0) WriteShardLocked(samples_.size() - unflushed_, samples_.size());
 }
 
@@ -273,19 +274,19 @@ void ReplayBuffer::LoadShards() {
 }
 
 std::size_t ReplayBuffer::size() const {
-  std::lock_guard<std::mutex> lock(mutex_);
+  core::MutexLock lock(mutex_);
   return samples_.size();
 }
 std::uint64_t ReplayBuffer::seen() const {
-  std::lock_guard<std::mutex> lock(mutex_);
+  core::MutexLock lock(mutex_);
   return seen_;
 }
 std::uint64_t ReplayBuffer::games() const {
-  std::lock_guard<std::mutex> lock(mutex_);
+  core::MutexLock lock(mutex_);
   return games_;
 }
 std::size_t ReplayBuffer::WindowSize() const {
-  std::lock_guard<std::mutex> lock(mutex_);
+  core::MutexLock lock(mutex_);
   return WindowSizeLocked();
 }
 

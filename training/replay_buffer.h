@@ -36,7 +36,6 @@
 #include <cstdint>
 #include <deque>
 #include <functional>
-#include <mutex>
 #include <string>
 #include <string_view>
 #include <unordered_set>
@@ -44,6 +43,7 @@
 
 #include "core/hash.h"
 #include "core/rng.h"
+#include "core/thread_annotations.h"
 #include "training/replay_window.h"
 #include "training/sample.h"
 
@@ -89,33 +89,34 @@ class ReplayBuffer {
   std::size_t WindowSize() const;    // the window's current target size
 
  private:
-  std::size_t WindowSizeLocked() const;
+  std::size_t WindowSizeLocked() const REQUIRES(mutex_);
   // Appends a game's positions in memory (not yet on disk) and counts them.
-  void InsertLocked(const std::vector<Sample>& game);
-  void TrimLocked();
-  void WriteShardLocked(std::size_t begin, std::size_t end);
-  void LoadShards();
-  void LoadJournal();
+  void InsertLocked(const std::vector<Sample>& game) REQUIRES(mutex_);
+  void TrimLocked() REQUIRES(mutex_);
+  void WriteShardLocked(std::size_t begin, std::size_t end) REQUIRES(mutex_);
+  void LoadShards() REQUIRES(mutex_);
+  void LoadJournal() REQUIRES(mutex_);
   // Follower: the positions of `samples` past those it holds; `last_seen`: the owner's
   // count of positions ever added after the last of them.
   void FollowLocked(const std::vector<Sample>& samples, std::uint64_t last_seen,
-                    std::uint64_t games);
-  void ReadNewShardsLocked();
-  void ReadJournalLocked();
-  void AppendJournalLocked(const std::vector<Sample>& game);
+                    std::uint64_t games) REQUIRES(mutex_);
+  void ReadNewShardsLocked() REQUIRES(mutex_);
+  void ReadJournalLocked() REQUIRES(mutex_);
+  void AppendJournalLocked(const std::vector<Sample>& game) REQUIRES(mutex_);
   std::string JournalPath() const;
 
   const std::string dir_;
   const WindowConfig window_;
   const int board_size_;
   const Access access_;
-  mutable std::mutex mutex_;
-  std::deque<Sample> samples_;          // guarded by mutex_
-  std::uint64_t seen_ = 0, games_ = 0;  // guarded by mutex_
-  std::size_t unflushed_ = 0;           // newest positions not on disk, guarded by mutex_
-  std::uint64_t next_shard_ = 0;        // guarded by mutex_
-  std::deque<std::pair<std::uint64_t, std::size_t>> shards_;  // (id, positions), guarded
-  std::unordered_set<std::string> sources_;  // the journal's sources, guarded by mutex_
+  mutable core::Mutex mutex_;
+  std::deque<Sample> samples_ GUARDED_BY(mutex_);
+  std::uint64_t seen_ GUARDED_BY(mutex_) = 0;
+  std::uint64_t games_ GUARDED_BY(mutex_) = 0;
+  std::size_t unflushed_ GUARDED_BY(mutex_) = 0;  // newest positions not on disk
+  std::uint64_t next_shard_ GUARDED_BY(mutex_) = 0;
+  std::deque<std::pair<std::uint64_t, std::size_t>> shards_ GUARDED_BY(mutex_);  // (id, positions)
+  std::unordered_set<std::string> sources_ GUARDED_BY(mutex_);  // the journal's sources
 };
 
 }  // namespace othello::training
