@@ -11,7 +11,6 @@
 #include "nn/evaluator.h"
 #include "nn/model_loader.h"
 #include "training/run_dir.h"
-#include "training/self_play.h"
 
 namespace othello::training {
 
@@ -49,12 +48,6 @@ std::vector<std::string> EvaluationOpponents(const TrainingConfig& config) {
     }
   }
   return opponents;
-}
-
-std::string StepName(std::int64_t step) {
-  char name[32];
-  std::snprintf(name, sizeof name, "step-%08lld", static_cast<long long>(step));
-  return name;
 }
 
 bool EvaluationBudget::Allows(double run_seconds) {

@@ -39,9 +39,6 @@ inline constexpr const char* kGRhinoPath = "/usr/games/gtp-rhino";
 // where kGRhinoPath exists).
 std::vector<std::string> EvaluationOpponents(const TrainingConfig& config);
 
-// "step-00001200", the name of a checkpoint's model in evaluation games.
-std::string StepName(std::int64_t step);
-
 // The time budget of evaluations (eval.max_share): an evaluation may start when what
 // the evaluations took so far plus the last one's duration stays within `share` of the
 // run's time (the first one always may; share 0: no limit).

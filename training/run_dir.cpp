@@ -14,7 +14,6 @@
 #include "core/fault.h"
 #include "core/file_io.h"
 #include "nn/checkpoint.h"
-#include "training/evaluation.h"
 #include "training/replay_format.h"
 
 namespace othello::training {
@@ -60,6 +59,12 @@ double AgeSeconds(const fs::path& path) {
 }
 
 }  // namespace
+
+std::string StepName(std::int64_t step) {
+  char name[32];
+  std::snprintf(name, sizeof name, "step-%08lld", static_cast<long long>(step));
+  return name;
+}
 
 std::string RunDir::In(std::initializer_list<std::string_view> parts) const {
   fs::path path(root_);

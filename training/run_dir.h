@@ -54,6 +54,10 @@ namespace othello::training {
 
 inline constexpr int kModelsKept = 4;
 
+// "step-00001200": a checkpoint's name (checkpoints/step-00001200.ckpt) and its model's
+// name in evaluation games.
+std::string StepName(std::int64_t step);
+
 // The paths of the run directory at `root` (the layout above); nothing is created.
 class RunDir {
  public:

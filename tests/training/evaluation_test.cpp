@@ -8,6 +8,7 @@
 #include "nn/checkpoint.h"
 #include "nn/model_loader.h"
 #include "training/evaluation.h"
+#include "training/run_dir.h"
 
 namespace othello::training {
 namespace {
