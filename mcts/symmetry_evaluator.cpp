@@ -29,14 +29,14 @@ void RandomSymmetryEvaluator::Submit(EvalBatch& batch) {
     transformed->batch.Add(core::TransformPosition(batch.positions()[i], symmetry));
   }
   inner_->Submit(transformed->batch);  // if it throws, nothing is pending
-  std::lock_guard<std::mutex> lock(mutex_);
+  core::MutexLock lock(mutex_);
   pending_.emplace(&batch, std::move(transformed));
 }
 
 void RandomSymmetryEvaluator::Wait(EvalBatch& batch) {
   std::unique_ptr<Transformed> transformed;
   {
-    std::lock_guard<std::mutex> lock(mutex_);
+    core::MutexLock lock(mutex_);
     const auto it = pending_.find(&batch);
     if (it != pending_.end()) {
       transformed = std::move(it->second);

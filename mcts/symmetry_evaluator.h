@@ -16,10 +16,10 @@
 #include <atomic>
 #include <cstdint>
 #include <memory>
-#include <mutex>
 #include <unordered_map>
 #include <vector>
 
+#include "core/thread_annotations.h"
 #include "mcts/evaluator.h"
 
 namespace othello::mcts {
@@ -38,9 +38,9 @@ class RandomSymmetryEvaluator : public Evaluator {
   const std::shared_ptr<Evaluator> inner_;
   const std::uint64_t seed_;
   std::atomic<std::uint64_t> calls_{0};
-  std::mutex mutex_;
-  // Batches between Submit() and Wait(), guarded by mutex_.
-  std::unordered_map<const EvalBatch*, std::unique_ptr<Transformed>> pending_;
+  core::Mutex mutex_;
+  // Batches between Submit() and Wait().
+  std::unordered_map<const EvalBatch*, std::unique_ptr<Transformed>> pending_ GUARDED_BY(mutex_);
 };
 
 }  // namespace othello::mcts

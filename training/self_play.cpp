@@ -116,13 +116,13 @@ void ModelSource::Publish(nn::OthelloNet& net, std::int64_t step) {
 }
 
 void ModelSource::Publish(std::shared_ptr<mcts::Evaluator> evaluator, std::int64_t step) {
-  std::lock_guard<std::mutex> lock(mutex_);
+  core::MutexLock lock(mutex_);
   current_ = std::move(evaluator);
   step_ = step;
 }
 
 std::shared_ptr<mcts::Evaluator> ModelSource::Current(std::int64_t* step) const {
-  std::lock_guard<std::mutex> lock(mutex_);
+  core::MutexLock lock(mutex_);
   if (step) *step = step_;
   return current_;
 }

@@ -29,6 +29,7 @@
 #include <vector>
 
 #include "core/rng.h"
+#include "core/thread_annotations.h"
 #include "mcts/evaluator.h"
 #include "nn/evaluator.h"
 #include "nn/model.h"
@@ -56,9 +57,9 @@ class ModelSource {
  private:
   const nn::EvaluatorOptions options_;
   const core::Rules rules_;
-  mutable std::mutex mutex_;
-  std::shared_ptr<mcts::Evaluator> current_;  // guarded by mutex_
-  std::int64_t step_ = 0;                      // guarded by mutex_
+  mutable core::Mutex mutex_;
+  std::shared_ptr<mcts::Evaluator> current_ GUARDED_BY(mutex_);
+  std::int64_t step_ GUARDED_BY(mutex_) = 0;
 };
 
 struct SelfPlayStats {
