@@ -16,7 +16,10 @@
 # thread) and also plays its raw policy (one playout); every match is --games games
 # (default 20) from random 4-ply openings, each with both colours, --parallel at once
 # (default: the number of cores). --level5 K adds K games against GRhino level 5 (minutes
-# a game; reported, not on the ladder). --out OUT defaults to runs/strength-DATE-TIME;
+# a game; reported, not on the ladder). --reference N adds N games head-to-head against the
+# fixed 60-minute reference model (scripts/ladder/reference-60min.ozm, a rung of the
+# ladder) at the same budget, from paired openings: the Elo difference with its 95%
+# interval (400 games: about +-35). --out OUT defaults to runs/strength-DATE-TIME;
 # training writes OUT/run, an exported checkpoint is OUT/model.ozm, the games go to
 # OUT/games. --ladder FILE rates on another ladder CSV (as `othello-zero elo --csv`
 # writes). The program is built in build/ (Debian's CPU LibTorch).
@@ -25,7 +28,8 @@ cd "$(dirname "$0")/.."
 source scripts/deps.sh
 
 minutes="" config=configs/quickstart.yaml checkpoint="" model="" games=20 playouts=200
-level5=0 parallel=$(nproc) out="" sets=() ladder=scripts/ladder/ladder.csv
+level5=0 reference=0 parallel=$(nproc) out="" sets=() ladder=scripts/ladder/ladder.csv
+reference_model=scripts/ladder/reference-60min.ozm
 while [ $# -gt 0 ]; do
   if [ "${1#--}" != "$1" ] && [ "$1" != --help ] && [ $# -lt 2 ]; then
     echo "scripts/strength.sh: $1 needs a value (see --help)" >&2
@@ -40,11 +44,19 @@ while [ $# -gt 0 ]; do
     --games) games=$2; shift 2 ;;
     --playouts) playouts=$2; shift 2 ;;
     --level5) level5=$2; shift 2 ;;
+    --reference) reference=$2; shift 2 ;;
     --parallel) parallel=$2; shift 2 ;;
     --out) out=$2; shift 2 ;;
     --ladder) ladder=$2; shift 2 ;;
     -h|--help) sed -n '2,/^set -euo/p' "$0" | sed -n 's/^# \{0,1\}//p'; exit 0 ;;
     *) echo "scripts/strength.sh: unknown argument '$1' (see --help)" >&2; exit 2 ;;
+  esac
+done
+for pair in "--games:$games" "--playouts:$playouts" "--level5:$level5" "--reference:$reference" \
+            "--parallel:$parallel"; do
+  case "${pair#*:}" in
+    ''|*[!0-9]*) echo "scripts/strength.sh: ${pair%%:*} must be a whole number, not '${pair#*:}'" >&2
+                 exit 2 ;;
   esac
 done
 sources=0
@@ -94,6 +106,10 @@ match() {  # NAME SPEC GAMES OPPONENTS... (results in $out/games/${json_name:-NA
 }
 match "search$playouts" "model:$model,visits=$playouts,threads=1" "$games" "${opponents[@]}"
 match policy "model:$model,visits=1" "$games" "${opponents[@]}"
+if [ "$reference" -gt 0 ]; then
+  json_name=search$playouts-reference match "search$playouts" "model:$model,visits=$playouts,threads=1" \
+    "$reference" --player "reference60@model:$reference_model,visits=$playouts,threads=1"
+fi
 if [ "$level5" -gt 0 ]; then
   json_name=search$playouts-rhino5 match "search$playouts" "model:$model,visits=$playouts,threads=1" \
     "$level5" --player "rhino5@gtp:$rhino -l 5"
