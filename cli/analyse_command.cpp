@@ -132,7 +132,7 @@ play::AnalysisProgress ProgressLine() {
 
 void RunAnalyse(const AnalyseOptions& opt) {
   const nn::LoadedModel model = LoadPlayModel(opt.model, opt.device);
-  const core::Game game = ReadGame(opt.game, model, opt.model);
+  const core::Game game = ReadGame(opt.game, model, PlayModelName(opt.model));
   play::AnalysisOptions options;
   options.visits = opt.visits;
   options.exact_empties = opt.exact_empties;
@@ -153,8 +153,7 @@ void RegisterAnalyse(CLI::App& app) {
                   "File with a GGF record (its first game) or a transcript from the standard "
                   "start (e.g. f5d6c3...)")
       ->required();
-  cmd->add_option("--model", opt->model, "Exported model file (or a checkpoint with LibTorch)")
-      ->required();
+  cmd->add_option("--model", opt->model, kModelHelp);
   cmd->add_option("--visits", opt->visits, "Playouts per searched position")
       ->capture_default_str()
       ->check(CLI::Range(std::uint64_t{1}, std::uint64_t{1} << 32));

@@ -31,8 +31,7 @@ void RunEngine(const EngineCommandOptions& opt, bool gtp) {
 void Register(CLI::App& app, const char* name, const char* help, bool gtp) {
   auto opt = std::make_shared<EngineCommandOptions>();
   CLI::App* cmd = app.add_subcommand(name, help);
-  cmd->add_option("--model", opt->model, "Exported model file (or a checkpoint with LibTorch)")
-      ->required();
+  cmd->add_option("--model", opt->model, kModelHelp);
   AddStrengthOptions(*cmd, opt->strength);
   cmd->add_option("--seed", opt->seed, "Random seed")->capture_default_str();
   AddDeviceOption(*cmd, opt->device);

@@ -175,7 +175,7 @@ void RunAfterGame(const Terminal& t, std::istream& in) {
 core::Rules GameRules(const PlayOptions& opt, const nn::LoadedModel& model) {
   core::Rules rules = model.rules;
   if (opt.size && opt.size != model.rules.size) {
-    throw CliError("--size " + std::to_string(opt.size) + ": " + opt.model + " plays " +
+    throw CliError("--size " + std::to_string(opt.size) + ": " + PlayModelName(opt.model) + " plays " +
                    core::DescribeRules(model.rules) + " only (the size it was trained for)");
   }
   auto start = core::ParseStartKind(opt.start);
@@ -205,8 +205,7 @@ void RunPlay(const PlayOptions& opt, std::istream& in, std::ostream& out) {
 void RegisterPlay(CLI::App& app) {
   auto opt = std::make_shared<PlayOptions>();
   CLI::App* cmd = app.add_subcommand("play", "Play against the AI in the terminal");
-  cmd->add_option("--model", opt->model, "Exported model file (or a checkpoint with LibTorch)")
-      ->required();
+  cmd->add_option("--model", opt->model, kModelHelp);
   cmd->add_option("--color", opt->color, "Your colour: black (moves first) or white")
       ->capture_default_str();
   cmd->add_option("--size", opt->size,

@@ -2,6 +2,7 @@
 
 #include "core/error.h"
 #include "nn/model_loader.h"
+#include "nn/shipped_model.h"
 
 namespace othello::cli {
 
@@ -36,10 +37,15 @@ nn::ModelLoader BuildModelLoader() {
 #endif
 }
 
+std::string PlayModelName(const std::string& path) {
+  return path.empty() ? std::string(nn::kShippedModelName) : path;
+}
+
 nn::LoadedModel LoadPlayModel(const std::string& path, const std::string& device) {
   nn::EvaluatorOptions options;
   options.device = device;
   options.cache_entries = std::size_t{1} << 16;
+  if (path.empty()) return nn::LoadShippedModel(options);
   try {
     return BuildModelLoader()(path, options);
   } catch (const core::InputError& e) {

@@ -17,7 +17,8 @@ namespace othello::cli {
 // The loader of this build: exported models, and checkpoints where LibTorch is linked.
 nn::ModelLoader BuildModelLoader();
 
-// With a result cache for play, on `device` (auto, cpu, cuda, cuda:N). Throws
+// With a result cache for play, on `device` (auto, cpu, cuda, cuda:N); "" is the shipped
+// model (nn/shipped_model.h). Throws
 // core::InputError naming the file (a missing, corrupt or unknown file; an exported
 // model asked to run on CUDA) or the device (CUDA not available).
 nn::LoadedModel LoadPlayModel(const std::string& path, const std::string& device = "auto");
@@ -25,6 +26,14 @@ nn::LoadedModel LoadPlayModel(const std::string& path, const std::string& device
 // Accepts auto, cpu, cuda and cuda:N; in a build without LibTorch only auto and cpu (the
 // message says why). CLI11 puts the option's name in front of the message.
 CLI::Validator DeviceValidator();
+
+// How messages name the model of --model `path` ("" is the shipped model).
+std::string PlayModelName(const std::string& path);
+
+// The help of every play command's --model.
+inline constexpr const char* kModelHelp =
+    "Exported model file (or a checkpoint with LibTorch); default: the shipped 8x8 model "
+    "(docs/play.md#the-shipped-model)";
 
 // --device (default auto: CUDA when this build's LibTorch sees a GPU, else the CPU).
 void AddDeviceOption(CLI::App& cmd, std::string& device,

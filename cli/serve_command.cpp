@@ -41,8 +41,7 @@ void RunServe(const ServeOptions& opt) {
 void RegisterServe(CLI::App& app) {
   auto opt = std::make_shared<ServeOptions>();
   CLI::App* cmd = app.add_subcommand("serve", "Play against the AI in a web browser");
-  cmd->add_option("--model", opt->model, "Exported model file (or a checkpoint with LibTorch)")
-      ->required();
+  cmd->add_option("--model", opt->model, kModelHelp);
   cmd->add_option("--port", opt->port, "Port")->capture_default_str()->check(CLI::Range(1, 65535));
   cmd->add_option("--host", opt->host, "Address to listen on (127.0.0.1: this machine only)")
       ->capture_default_str();

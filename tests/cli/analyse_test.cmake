@@ -95,4 +95,5 @@ run_fails("analyse_game6.ggf: a 6x6 game, but .*model.ozm plays 8x8 only"
           analyse ${WORK}/analyse_game6.ggf --model ${MODEL})
 run_fails("--exact-empties: Value 25 not in range" analyse ${WORK}/analyse_game.txt --model ${MODEL}
           --exact-empties 25)
-run_fails("--model is required" analyse ${WORK}/analyse_game.txt)
+# Without --model: the shipped model (nn/shipped/8x8.ozm, compiled in).
+run_ok("ply +side +played +best" analyse ${WORK}/analyse_game.txt --visits 2)

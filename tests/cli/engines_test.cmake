@@ -19,6 +19,12 @@ if(EXISTS /usr/games/gtp-rhino)
 else()
   message(STATUS "gtp-rhino is not installed: the GRhino game is skipped")
 endif()
+# Without --model the engines play the shipped model (nn/shipped/8x8.ozm, compiled in).
+run_ok("shipped +random +[0-9]+ +[0-9]+ +[0-9]+ +2 " arena --player "shipped@gtp:${EXE} gtp --visits 8"
+       --player random --games 2 --parallel 2)
+run_ok("shippedn +random +[0-9]+ +[0-9]+ +[0-9]+ +2 " arena --player "shippedn@nboard:${EXE} nboard"
+       --player random --games 2 --parallel 2 --nboard-depth 1)
+run_fails("the shipped 8x8 model: an exported model runs on the CPU" gtp --device cuda)
 run_fails("model .*missing.ozm: cannot be opened" gtp --model ${WORK}/missing.ozm)
 file(WRITE ${WORK}/not_a_model.ozm "hello")
 run_fails("not_a_model.ozm" nboard --model ${WORK}/not_a_model.ozm)

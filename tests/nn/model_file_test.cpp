@@ -11,6 +11,7 @@
 #include <nlohmann/json.hpp>
 
 #include "core/checksum.h"
+#include "core/error.h"
 #include "core/file_io.h"
 #include "core/rules.h"
 #include "core/symmetry.h"
@@ -21,6 +22,7 @@
 #include "nn/export.h"
 #include "nn/inference.h"
 #include "nn/model_file.h"
+#include "nn/shipped_model.h"
 
 namespace othello::nn {
 namespace {
@@ -323,6 +325,24 @@ TEST(ModelFile, CraftedFilesWithARightChecksumAreRefused) {
   std::memcpy(&long_header[long_header.size() - 4], &crc, 4);
   EXPECT_THROW(ParseModelFile(long_header, "long.ozm"), core::InputError);
   fs::remove(path);
+}
+
+// The model compiled into the program: a valid exported 8x8 model that evaluates.
+TEST(ShippedModel, IsAnEightByEightModelThatEvaluates) {
+  const ModelFile file = ParseModelFile(ShippedModelBytes(), "shipped");
+  EXPECT_EQ(file.rules.size, 8);
+  EXPECT_GT(file.step, 0);
+  const LoadedModel model = LoadShippedModel();
+  mcts::EvalBatch batch;
+  batch.Add(core::Position::Standard(8));
+  model.evaluator->Evaluate(batch);
+  float sum = 0;
+  for (int m = 0; m <= 64; ++m) sum += batch.output(0).policy[m];
+  EXPECT_NEAR(sum, 1.0f, 1e-4);
+  EXPECT_NEAR(batch.output(0).win + batch.output(0).draw + batch.output(0).loss, 1.0f, 1e-5);
+  EvaluatorOptions cuda;
+  cuda.device = "cuda";
+  EXPECT_THROW(LoadShippedModel(cuda), core::InputError);
 }
 
 }  // namespace
