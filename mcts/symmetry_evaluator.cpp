@@ -20,7 +20,7 @@ RandomSymmetryEvaluator::~RandomSymmetryEvaluator() = default;
 void RandomSymmetryEvaluator::Submit(EvalBatch& batch) {
   batch.Restart();
   batch.outputs().resize(batch.size());
-  auto transformed = std::make_unique<Transformed>();
+  std::unique_ptr<Transformed> transformed = TakeSpare();
   core::Rng rng(core::Mix64(seed_ ^ calls_.fetch_add(1, std::memory_order_relaxed)));
   transformed->symmetries.resize(batch.size());
   for (int i = 0; i < batch.size(); ++i) {
@@ -28,7 +28,12 @@ void RandomSymmetryEvaluator::Submit(EvalBatch& batch) {
     transformed->symmetries[i] = symmetry;
     transformed->batch.Add(core::TransformPosition(batch.positions()[i], symmetry));
   }
-  inner_->Submit(transformed->batch);  // if it throws, nothing is pending
+  try {
+    inner_->Submit(transformed->batch);
+  } catch (...) {
+    Recycle(std::move(transformed));
+    throw;  // nothing is pending
+  }
   core::MutexLock lock(mutex_);
   pending_.emplace(&batch, std::move(transformed));
 }
@@ -62,8 +67,24 @@ void RandomSymmetryEvaluator::Wait(EvalBatch& batch) {
     } catch (...) {
       batch.Fail(std::current_exception());
     }
+    Recycle(std::move(transformed));
   }
   batch.WaitDone();
+}
+
+std::unique_ptr<RandomSymmetryEvaluator::Transformed> RandomSymmetryEvaluator::TakeSpare() {
+  core::MutexLock lock(mutex_);
+  if (spare_.empty()) return std::make_unique<Transformed>();
+  std::unique_ptr<Transformed> transformed = std::move(spare_.back());
+  spare_.pop_back();
+  return transformed;
+}
+
+void RandomSymmetryEvaluator::Recycle(std::unique_ptr<Transformed> transformed) {
+  transformed->batch.Clear();
+  transformed->symmetries.clear();
+  core::MutexLock lock(mutex_);
+  spare_.push_back(std::move(transformed));
 }
 
 }  // namespace othello::mcts

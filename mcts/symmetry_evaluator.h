@@ -35,12 +35,15 @@ class RandomSymmetryEvaluator : public Evaluator {
 
  private:
   struct Transformed;  // one submitted batch in its drawn orientations
+  std::unique_ptr<Transformed> TakeSpare();
+  void Recycle(std::unique_ptr<Transformed> transformed);
   const std::shared_ptr<Evaluator> inner_;
   const std::uint64_t seed_;
   std::atomic<std::uint64_t> calls_{0};
   core::Mutex mutex_;
   // Batches between Submit() and Wait().
   std::unordered_map<const EvalBatch*, std::unique_ptr<Transformed>> pending_ GUARDED_BY(mutex_);
+  std::vector<std::unique_ptr<Transformed>> spare_ GUARDED_BY(mutex_);  // reused storage
 };
 
 }  // namespace othello::mcts
