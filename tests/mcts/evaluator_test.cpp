@@ -176,6 +176,31 @@ TEST(RandomSymmetryEvaluator, MapsEveryDrawnSymmetryBack) {
   EXPECT_THROW(failing.Evaluate(batch), std::runtime_error);
 }
 
+// The draws are the documented ones (what self-play's reproducibility rests on): call k
+// seeds Rng(Mix64(seed ^ k)) and draws one symmetry per position in order.
+TEST(RandomSymmetryEvaluator, DrawsAsDocumented) {
+  std::vector<Position> seen;
+  auto backend = std::make_shared<FunctionEvaluator>([&](const auto& positions, const auto& outputs) {
+    for (const Position* p : positions) seen.push_back(*p);
+    DiscMap(positions, outputs);
+  });
+  RandomSymmetryEvaluator evaluator(backend, /*seed=*/77);
+  Position position = Position::Standard(8);
+  position = position.Play(core::LowestSquare(position.LegalMoves()));
+  for (std::uint64_t call = 0; call < 3; ++call) {
+    seen.clear();
+    EvalBatch batch;
+    for (int i = 0; i < 5; ++i) batch.Add(position);
+    evaluator.Evaluate(batch);
+    core::Rng rng(core::Mix64(77 ^ call));
+    ASSERT_EQ(seen.size(), 5u);
+    for (int i = 0; i < 5; ++i) {
+      const int symmetry = static_cast<int>(rng.Below(core::kNumSymmetries));
+      EXPECT_EQ(seen[i].Hash(), core::TransformPosition(position, symmetry).Hash()) << call << " " << i;
+    }
+  }
+}
+
 TEST(BatchingEvaluator, SplitsBatchesLargerThanTheMaximum) {
   std::atomic<int> calls{0};
   BatchingEvaluator evaluator(
