@@ -189,6 +189,11 @@ struct CachingEvaluator::Misses {
   EvalBatch batch;          // the positions the cache did not know
   std::vector<int> index;   // index[j]: where batch's position j is in the caller's batch
   std::vector<EvalCache::Probe> probes;  // probes[i]: the caller's position i located
+  void Clear() {
+    batch.Clear();
+    index.clear();
+    probes.clear();
+  }
 };
 
 CachingEvaluator::CachingEvaluator(Evaluator& inner, std::size_t entries, bool canonical)
@@ -205,7 +210,7 @@ CachingEvaluator::~CachingEvaluator() = default;
 void CachingEvaluator::Submit(EvalBatch& batch) {
   batch.Restart();
   batch.outputs().resize(batch.size());
-  std::unique_ptr<Misses> misses = TakeSpare();
+  std::unique_ptr<Misses> misses = pending_.Take();
   misses->probes.resize(batch.size());
   for (int i = 0; i < batch.size(); ++i) misses->probes[i] = cache_.Locate(batch.positions()[i]);
   for (int i = 0; i < batch.size(); ++i) {
@@ -214,25 +219,16 @@ void CachingEvaluator::Submit(EvalBatch& batch) {
     misses->index.push_back(i);
   }
   if (misses->index.empty()) {
-    Recycle(std::move(misses));
+    pending_.Recycle(std::move(misses));
     batch.MarkDone();
     return;
   }
   inner_.Submit(misses->batch);  // if it throws, nothing is pending
-  core::MutexLock lock(mutex_);
-  pending_.emplace(&batch, std::move(misses));
+  pending_.Add(batch, std::move(misses));
 }
 
 void CachingEvaluator::Wait(EvalBatch& batch) {
-  std::unique_ptr<Misses> misses;
-  {
-    core::MutexLock lock(mutex_);
-    const auto it = pending_.find(&batch);
-    if (it != pending_.end()) {
-      misses = std::move(it->second);
-      pending_.erase(it);
-    }
-  }
+  std::unique_ptr<Misses> misses = pending_.Remove(batch);
   if (misses) {  // otherwise every position was a hit: the batch is done
     try {
       inner_.Wait(misses->batch);
@@ -241,7 +237,7 @@ void CachingEvaluator::Wait(EvalBatch& batch) {
     } catch (...) {
       batch.Fail(std::current_exception());
     }
-    Recycle(std::move(misses));
+    pending_.Recycle(std::move(misses));
   }
   batch.WaitDone();
 }
@@ -252,22 +248,6 @@ void CachingEvaluator::Fill(EvalBatch& batch, const Misses& misses) {
     cache_.Insert(misses.batch.positions()[j], misses.probes[misses.index[j]], output);
     batch.outputs()[misses.index[j]] = output;
   }
-}
-
-std::unique_ptr<CachingEvaluator::Misses> CachingEvaluator::TakeSpare() {
-  core::MutexLock lock(mutex_);
-  if (spare_.empty()) return std::make_unique<Misses>();
-  std::unique_ptr<Misses> misses = std::move(spare_.back());
-  spare_.pop_back();
-  return misses;
-}
-
-void CachingEvaluator::Recycle(std::unique_ptr<Misses> misses) {
-  misses->batch.Clear();
-  misses->index.clear();
-  misses->probes.clear();
-  core::MutexLock lock(mutex_);
-  spare_.push_back(std::move(misses));
 }
 
 std::shared_ptr<Evaluator> WithCache(std::shared_ptr<Evaluator> inner, std::size_t entries,

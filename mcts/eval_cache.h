@@ -24,6 +24,7 @@
 
 #include "core/thread_annotations.h"
 #include "mcts/evaluator.h"
+#include "mcts/pending_batches.h"
 
 namespace othello::mcts {
 
@@ -107,17 +108,12 @@ class CachingEvaluator : public Evaluator {
  private:
   struct Misses;  // one submitted batch's misses, and where they go in it
 
-  std::unique_ptr<Misses> TakeSpare() EXCLUDES(mutex_);
-  void Recycle(std::unique_ptr<Misses> misses) EXCLUDES(mutex_);
   // Writes the misses' outputs into `batch` and the cache.
   void Fill(EvalBatch& batch, const Misses& misses);
 
   Evaluator& inner_;
   EvalCache cache_;
-  core::Mutex mutex_;
-  // Batches between Submit() and Wait() with misses.
-  std::unordered_map<const EvalBatch*, std::unique_ptr<Misses>> pending_ GUARDED_BY(mutex_);
-  std::vector<std::unique_ptr<Misses>> spare_ GUARDED_BY(mutex_);  // reused storage
+  PendingBatches<Misses> pending_;  // batches between Submit() and Wait() with misses
   std::shared_ptr<Evaluator> owned_;  // `inner` when shared; last, so destroyed first
 };
 

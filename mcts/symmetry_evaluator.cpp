@@ -9,6 +9,10 @@ namespace othello::mcts {
 struct RandomSymmetryEvaluator::Transformed {
   EvalBatch batch;              // the positions in their drawn orientations
   std::vector<int> symmetries;  // symmetries[i]: the one drawn for position i
+  void Clear() {
+    batch.Clear();
+    symmetries.clear();
+  }
 };
 
 RandomSymmetryEvaluator::RandomSymmetryEvaluator(std::shared_ptr<Evaluator> inner,
@@ -20,7 +24,7 @@ RandomSymmetryEvaluator::~RandomSymmetryEvaluator() = default;
 void RandomSymmetryEvaluator::Submit(EvalBatch& batch) {
   batch.Restart();
   batch.outputs().resize(batch.size());
-  std::unique_ptr<Transformed> transformed = TakeSpare();
+  std::unique_ptr<Transformed> transformed = pending_.Take();
   core::Rng rng(core::Mix64(seed_ ^ calls_.fetch_add(1, std::memory_order_relaxed)));
   transformed->symmetries.resize(batch.size());
   for (int i = 0; i < batch.size(); ++i) {
@@ -31,23 +35,14 @@ void RandomSymmetryEvaluator::Submit(EvalBatch& batch) {
   try {
     inner_->Submit(transformed->batch);
   } catch (...) {
-    Recycle(std::move(transformed));
+    pending_.Recycle(std::move(transformed));
     throw;  // nothing is pending
   }
-  core::MutexLock lock(mutex_);
-  pending_.emplace(&batch, std::move(transformed));
+  pending_.Add(batch, std::move(transformed));
 }
 
 void RandomSymmetryEvaluator::Wait(EvalBatch& batch) {
-  std::unique_ptr<Transformed> transformed;
-  {
-    core::MutexLock lock(mutex_);
-    const auto it = pending_.find(&batch);
-    if (it != pending_.end()) {
-      transformed = std::move(it->second);
-      pending_.erase(it);
-    }
-  }
+  std::unique_ptr<Transformed> transformed = pending_.Remove(batch);
   if (transformed) {
     try {
       inner_->Wait(transformed->batch);
@@ -67,24 +62,9 @@ void RandomSymmetryEvaluator::Wait(EvalBatch& batch) {
     } catch (...) {
       batch.Fail(std::current_exception());
     }
-    Recycle(std::move(transformed));
+    pending_.Recycle(std::move(transformed));
   }
   batch.WaitDone();
-}
-
-std::unique_ptr<RandomSymmetryEvaluator::Transformed> RandomSymmetryEvaluator::TakeSpare() {
-  core::MutexLock lock(mutex_);
-  if (spare_.empty()) return std::make_unique<Transformed>();
-  std::unique_ptr<Transformed> transformed = std::move(spare_.back());
-  spare_.pop_back();
-  return transformed;
-}
-
-void RandomSymmetryEvaluator::Recycle(std::unique_ptr<Transformed> transformed) {
-  transformed->batch.Clear();
-  transformed->symmetries.clear();
-  core::MutexLock lock(mutex_);
-  spare_.push_back(std::move(transformed));
 }
 
 }  // namespace othello::mcts

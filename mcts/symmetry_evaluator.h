@@ -9,18 +9,16 @@
 // generator with Mix64(seed ^ k) and draws one symmetry per position in order, so one
 // thread's evaluations are reproducible (self-play's signature tests pin them).
 //
-// Thread safety: the contract of evaluator.h; the pending batches are guarded by
-// mutex_, the call count is a relaxed atomic.
+// Thread safety: the contract of evaluator.h; the pending batches are a
+// PendingBatches (one mutex), the call count is a relaxed atomic.
 // Lifetime: `inner` is shared; destroy this evaluator only when no batch is between
 // Submit() and Wait().
 #include <atomic>
 #include <cstdint>
 #include <memory>
-#include <unordered_map>
-#include <vector>
 
-#include "core/thread_annotations.h"
 #include "mcts/evaluator.h"
+#include "mcts/pending_batches.h"
 
 namespace othello::mcts {
 
@@ -35,15 +33,10 @@ class RandomSymmetryEvaluator : public Evaluator {
 
  private:
   struct Transformed;  // one submitted batch in its drawn orientations
-  std::unique_ptr<Transformed> TakeSpare();
-  void Recycle(std::unique_ptr<Transformed> transformed);
   const std::shared_ptr<Evaluator> inner_;
   const std::uint64_t seed_;
   std::atomic<std::uint64_t> calls_{0};
-  core::Mutex mutex_;
-  // Batches between Submit() and Wait().
-  std::unordered_map<const EvalBatch*, std::unique_ptr<Transformed>> pending_ GUARDED_BY(mutex_);
-  std::vector<std::unique_ptr<Transformed>> spare_ GUARDED_BY(mutex_);  // reused storage
+  PendingBatches<Transformed> pending_;  // batches between Submit() and Wait()
 };
 
 }  // namespace othello::mcts
