@@ -250,10 +250,4 @@ void CachingEvaluator::Fill(EvalBatch& batch, const Misses& misses) {
   }
 }
 
-std::shared_ptr<Evaluator> WithCache(std::shared_ptr<Evaluator> inner, std::size_t entries,
-                                     bool canonical) {
-  if (entries == 0) return inner;
-  return std::make_shared<CachingEvaluator>(std::move(inner), entries, canonical);
-}
-
 }  // namespace othello::mcts

@@ -117,8 +117,4 @@ class CachingEvaluator : public Evaluator {
   std::shared_ptr<Evaluator> owned_;  // `inner` when shared; last, so destroyed first
 };
 
-// `inner` behind a CachingEvaluator of `entries` entries, or `inner` itself for 0.
-std::shared_ptr<Evaluator> WithCache(std::shared_ptr<Evaluator> inner, std::size_t entries,
-                                     bool canonical);
-
 }  // namespace othello::mcts

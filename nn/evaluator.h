@@ -38,7 +38,6 @@ namespace othello::nn {
 
 class EigenNet;
 class OthelloNet;
-struct ModelFile;
 
 // How a network is run as an evaluator. The defaults are play's; training's are
 // training::SelfPlayInferenceDefaults (training/config.h: random symmetries, a cache).

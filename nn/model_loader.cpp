@@ -15,11 +15,18 @@ LoadedModel LoadExportedModel(const std::string& path, const EvaluatorOptions& o
                            ": not an exported model file (this build has no LibTorch to read "
                            "checkpoints: export one with `othello-zero export`)");
   }
+  CheckExportedModelDevice("model " + path, options);
+  return ExportedModel(ReadModelFile(path), options);
+}
+
+void CheckExportedModelDevice(const std::string& name, const EvaluatorOptions& options) {
   if (options.device != "auto" && options.device != "cpu") {
-    throw core::InputError("model " + path + ": an exported model runs on the CPU (device '" +
+    throw core::InputError(name + ": an exported model runs on the CPU (device '" +
                            options.device + "' needs a checkpoint and a LibTorch build)");
   }
-  const ModelFile file = ReadModelFile(path);
+}
+
+LoadedModel ExportedModel(const ModelFile& file, const EvaluatorOptions& options) {
   LoadedModel model;
   model.rules = file.rules;
   model.evaluator = MakeEvaluator(std::make_shared<const EigenNet>(file), file.step, options);

@@ -25,6 +25,14 @@ struct LoadedModel {
                       // written before runs stored their rules)
 };
 
+struct ModelFile;
+
+// Throws core::InputError "NAME: an exported model runs on the CPU (...)" unless
+// `options` ask for the CPU (auto or cpu): exported models run with Eigen.
+void CheckExportedModelDevice(const std::string& name, const EvaluatorOptions& options);
+// An exported model behind the search's evaluator (nn::MakeEvaluator), with its rules.
+LoadedModel ExportedModel(const ModelFile& file, const EvaluatorOptions& options);
+
 // Reads an exported model file. Throws core::InputError naming the file (missing,
 // corrupt, a checkpoint, or a device other than the CPU asked for).
 LoadedModel LoadExportedModel(const std::string& path, const EvaluatorOptions& options = {});

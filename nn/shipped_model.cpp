@@ -1,10 +1,7 @@
 #include "nn/shipped_model.h"
 
-#include <memory>
 #include <string>
 
-#include "core/error.h"
-#include "nn/eigen_net.h"
 #include "nn/model_file.h"
 
 #ifndef OZ_SHIPPED_MODEL_PATH
@@ -32,15 +29,8 @@ std::string_view ShippedModelBytes() {
 
 LoadedModel LoadShippedModel(const EvaluatorOptions& options) {
   const std::string name(kShippedModelName);
-  if (options.device != "auto" && options.device != "cpu") {
-    throw core::InputError(name + ": an exported model runs on the CPU (device '" +
-                           options.device + "' needs a checkpoint and a LibTorch build)");
-  }
-  const ModelFile file = ParseModelFile(ShippedModelBytes(), name);
-  LoadedModel model;
-  model.rules = file.rules;
-  model.evaluator = MakeEvaluator(std::make_shared<const EigenNet>(file), file.step, options);
-  return model;
+  CheckExportedModelDevice(name, options);
+  return ExportedModel(ParseModelFile(ShippedModelBytes(), name), options);
 }
 
 }  // namespace othello::nn
