@@ -7,6 +7,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <map>
+#include <sstream>
 #include <vector>
 
 #include "play/basic_players.h"
@@ -26,8 +27,9 @@ double Number(const std::string& spec, const std::string& key, const std::string
   char* end = nullptr;
   const double v = std::strtod(value.c_str(), &end);
   if (value.empty() || *end || !std::isfinite(v) || v < low || v > high) {
-    Fail(spec, key + "=" + value + " is not a number in [" + std::to_string(low) + ", " +
-                   std::to_string(high) + "]");
+    std::ostringstream range;  // "[0, 2]", not to_string's "[0.000000, 2.000000]"
+    range << "[" << low << ", " << high << "]";
+    Fail(spec, key + "=" + value + " is not a number in " + range.str());
   }
   return v;
 }
@@ -67,7 +69,8 @@ ArenaPlayer ModelPlayer(const std::string& spec, const std::string& path,
                         const std::string& option_text, const PlayerDefaults& defaults,
                         const std::string& label) {
   const auto options = Options(spec, option_text,
-                               {"visits", "time", "threads", "solver", "cpuct", "device"});
+                               {"visits", "time", "threads", "solver", "cpuct", "cpuctstdev", "fpu",
+                                "rootfpu", "lcb", "device"});
   std::uint64_t visits = defaults.visits;
   double seconds = 0;
   for (const auto& [key, value] : options) {
@@ -84,6 +87,18 @@ ArenaPlayer ModelPlayer(const std::string& spec, const std::string& path,
           static_cast<int>(Number(spec, key, value, 0, mcts::kMaxSolverEmpties));
     }
     if (key == "cpuct") search.params.c_puct = static_cast<float>(Number(spec, key, value, 0.01, 100));
+    // c_puct scaled by the spread of the values (mcts::ExplorationStdevFactor's scale).
+    if (key == "cpuctstdev") {
+      search.params.cpuct_stdev_scale = static_cast<float>(Number(spec, key, value, 0, 10));
+    }
+    // First-play urgency (search.fpu_reduction and search.root_fpu_reduction's range).
+    if (key == "fpu") search.params.fpu_reduction = static_cast<float>(Number(spec, key, value, 0, 2));
+    if (key == "rootfpu") {
+      search.params.root_fpu_reduction = static_cast<float>(Number(spec, key, value, 0, 2));
+    }
+    // The final move by the value's lower confidence bound (mcts::LcbChoice), this many
+    // standard errors below the mean (0: the most visits).
+    if (key == "lcb") search.params.lcb_stdevs = static_cast<float>(Number(spec, key, value, 0, 10));
     if (key == "device") device = value;
   }
   if (search.visits == 1) search.params.solver_empties = 0;  // the raw policy
@@ -194,14 +209,19 @@ ArenaPlayer BasicPlayer(const ParsedSpec& parsed) {
 
 ArenaPlayer AlphaBetaSpecPlayer(const ParsedSpec& parsed) {
   const std::string& spec = parsed.text;
-  if (!parsed.option_text.empty()) Fail(spec, "alphabeta takes no options");
   const double number = Number(spec, "depth", parsed.arg, 1, 12);
   const int depth = static_cast<int>(number);
   if (depth != number) Fail(spec, "the depth must be a whole number");
+  int solve_empties = 0;
+  for (const auto& [key, value] : Options(spec, parsed.option_text, {"solver"})) {
+    const double empties = Number(spec, key, value, 0, mcts::kMaxSolverEmpties);
+    solve_empties = static_cast<int>(empties);
+    if (solve_empties != empties) Fail(spec, "solver=" + value + " is not a whole number of empties");
+  }
   ArenaPlayer player;
-  player.name = "alphabeta" + std::to_string(depth);
-  player.make = [depth](std::uint64_t seed) {
-    return std::make_unique<play::AlphaBetaPlayer>(depth, seed);
+  player.name = play::AlphaBetaPlayer::AlphaBetaName(depth, solve_empties);
+  player.make = [depth, solve_empties](std::uint64_t seed) {
+    return std::make_unique<play::AlphaBetaPlayer>(depth, seed, solve_empties);
   };
   return player;
 }

@@ -1,9 +1,10 @@
 #pragma once
 // Players from command-line specs, for the arena and training's evaluations:
 //
-//   [NAME@]random | greedy | alphabeta:DEPTH (or ab:DEPTH)
+//   [NAME@]random | greedy | alphabeta:DEPTH (or ab:DEPTH)[,solver=EMPTIES]
 //   [NAME@]model:PATH[,visits=N][,time=SECONDS][,threads=T][,solver=EMPTIES]
-//                          [,cpuct=C][,device=auto|cpu|cuda]
+//                          [,cpuct=C][,cpuctstdev=S][,fpu=F][,rootfpu=R][,lcb=Z]
+//                          [,device=auto|cpu|cuda]
 //   [NAME@]gtp:COMMAND LINE        e.g. gtp:/usr/games/gtp-rhino -l 1
 //   [NAME@]nboard:COMMAND LINE     e.g. nboard:edax -nboard (searched to defaults.nboard_depth)
 //

@@ -8,6 +8,7 @@
 
 #include "core/rng.h"
 #include "core/rules.h"
+#include "core/solver.h"
 
 namespace othello::play {
 
@@ -158,6 +159,10 @@ int AlphaBetaPlayer::Search(const core::Position& position, int depth, int alpha
 
 PlayedMove AlphaBetaPlayer::GenMove(const core::Game& game, const MoveClock&) {
   const core::Position& position = game.position();
+  if (position.EmptyCount() <= solve_empties_) {
+    const core::SolveResult solved = core::SolveExact(position, rules_);
+    if (solved.exact() && solved.best_move >= 0) return {solved.best_move, solved.score};
+  }
   std::vector<core::Square> best_moves;
   int best = INT_MIN + 1;
   // A window just below the best so far: every move that ties the best gets its exact

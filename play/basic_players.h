@@ -46,8 +46,16 @@ class AlphaBetaPlayer : public Player {
  public:
   // depth >= 1 plies; anti-Othello games are searched with the sign of the margin
   // turned round at the end but the heuristic unchanged (a weak player there).
-  AlphaBetaPlayer(int depth, std::uint64_t seed) : depth_(depth), rng_(seed) {}
-  std::string name() const override { return "alphabeta" + std::to_string(depth_); }
+  // solve_empties > 0: from that many empties on, the exact solver plays (perfectly)
+  // instead of the depth-limited search.
+  AlphaBetaPlayer(int depth, std::uint64_t seed, int solve_empties = 0)
+      : depth_(depth), solve_empties_(solve_empties), rng_(seed) {}
+  // "alphabeta8", or "alphabeta8-solve16" with the solver.
+  std::string name() const override { return AlphaBetaName(depth_, solve_empties_); }
+  static std::string AlphaBetaName(int depth, int solve_empties) {
+    return "alphabeta" + std::to_string(depth) +
+           (solve_empties > 0 ? "-solve" + std::to_string(solve_empties) : "");
+  }
   void NewGame(const core::Game& game, const std::optional<TimeControl>& time) override;
   PlayedMove GenMove(const core::Game& game, const MoveClock& clock) override;
 
@@ -55,6 +63,7 @@ class AlphaBetaPlayer : public Player {
   int Search(const core::Position& position, int depth, int alpha, int beta);
 
   int depth_;
+  int solve_empties_;
   core::Rules rules_;
   core::Rng rng_;
 };

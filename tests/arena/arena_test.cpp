@@ -150,11 +150,18 @@ TEST(PlayerSpec, BadSpecsNameTheProblem) {
       {"model:/nonexistent.ckpt", "/nonexistent.ckpt"},
       {"model:x.ckpt,visits=abc", "visits=abc"},
       {"model:x.ckpt,foo=1", "unknown option 'foo'"},
+      {"model:x.ckpt,fpu=2.5", "fpu=2.5 is not a number in [0, 2]"},
+      {"model:x.ckpt,rootfpu=-1", "rootfpu=-1 is not a number in [0, 2]"},
+      {"model:x.ckpt,lcb=11", "lcb=11 is not a number in [0, 10]"},
+      {"model:x.ckpt,cpuctstdev=-0.5", "cpuctstdev=-0.5 is not a number in [0, 10]"},
       {"gtp:", "needs the engine's command line"},
       {"gtp:/nonexistent/gtp-rhino -l 1", "program '/nonexistent/gtp-rhino' is not an executable file"},
       {"gtp:/tmp", "program '/tmp' is not an executable file"},
       {"nboard:oz-no-such-engine -x", "program 'oz-no-such-engine' is not on PATH"},
       {"@random", "name before '@' is empty"},
+      {"ab:4,foo=1", "unknown option 'foo' (known: solver)"},
+      {"ab:4,solver=2.5", "solver=2.5 is not a whole number of empties"},
+      {"ab:4,solver=30", "solver=30 is not a number in [0, 20]"},
   };
   for (const auto& [spec, expected] : cases) {
     try {
@@ -169,6 +176,7 @@ TEST(PlayerSpec, BadSpecsNameTheProblem) {
   EXPECT_EQ(MakeArenaPlayer("gtp:/bin/sh -l 3").name, "sh -l 3");
   EXPECT_EQ(MakeArenaPlayer("nboard:sh -x").name, "sh -x");  // found on PATH
   EXPECT_EQ(MakeArenaPlayer("alphabeta:4").name, "alphabeta4");
+  EXPECT_EQ(MakeArenaPlayer("ab:8,solver=16").name, "alphabeta8-solve16");
 }
 
 TEST(PlayerSpec, AnExportedModelPlaysOnlyTheBoardItWasTrainedFor) {

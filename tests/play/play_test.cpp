@@ -9,6 +9,7 @@
 #include "core/ggf.h"
 #include "core/notation.h"
 #include "core/rng.h"
+#include "core/solver.h"
 #include "mcts/evaluator.h"
 #include "play/basic_players.h"
 #include "play/engine_players.h"
@@ -90,6 +91,34 @@ TEST(Players, AlphaBetaTakesAnOfferedCornerAndBeatsRandom) {
     wins += (g % 2 ? -out.black_margin : out.black_margin) > 0;
   }
   EXPECT_GE(wins, 8);
+}
+
+TEST(Players, AlphaBetaWithTheSolverPlaysTheEndgamePerfectly) {
+  core::Rules rules;
+  core::Rng rng(11);
+  int checked = 0;
+  for (int g = 0; g < 6; ++g) {
+    // A random game down to 12 empties.
+    core::Position pos = core::Position::Standard(8);
+    while (pos.EmptyCount() > 12 && !pos.IsGameOver()) {
+      std::vector<core::Square> moves;
+      core::ForEachSquare(pos.LegalMoves(), [&](core::Square sq) { moves.push_back(sq); });
+      pos = pos.Play(moves.empty() ? core::kPass : moves[rng.Below(moves.size())]);
+    }
+    if (pos.IsGameOver() || pos.MustPass()) continue;
+    core::Game game(rules, pos);
+    AlphaBetaPlayer ab(1, g, /*solve_empties=*/14);
+    ab.NewGame(game, std::nullopt);
+    const PlayedMove move = ab.GenMove(game, {});
+    const int best = core::SolveExact(pos, rules).score;
+    ASSERT_TRUE(move.eval.has_value());
+    EXPECT_EQ(*move.eval, best);
+    EXPECT_EQ(-core::SolveExact(pos.Play(move.square), rules).score, best) << "game " << g;
+    ++checked;
+  }
+  EXPECT_GE(checked, 3);
+  EXPECT_EQ(AlphaBetaPlayer(8, 1, 16).name(), "alphabeta8-solve16");
+  EXPECT_EQ(AlphaBetaPlayer(8, 1).name(), "alphabeta8");
 }
 
 TEST(Players, SearchPlayerPlaysLegalMovesToTheEnd) {
