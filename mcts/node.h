@@ -7,7 +7,7 @@
 // pool. Positions are not stored: a descent replays moves from the root.
 //
 // Concurrency protocol (several search threads on one tree, see search.h):
-// - counts (visits and in-flight playouts in one word), value and draw sums: atomics
+// - counts (visits and in-flight playouts in one word), value, square and draw sums: atomics
 //   updated with relaxed read-modify-writes; readers tolerate slightly stale values
 //   (the usual lock-free MCTS convention). A search that one thread runs alone
 //   (`shared` false, see TreeSearch) updates them with a relaxed load and store
@@ -74,12 +74,25 @@ struct Node {
   // A playout through the node finishes with these win/loss probabilities (fixed
   // point) for the mover; `begun`: it had called BeginPlayout().
   void FinishPlayout(std::int64_t win, std::int64_t loss, bool shared, bool begun = true) {
-    Add(value_sum_, win - loss, shared);
+    const std::int64_t value = win - loss;  // |value| <= kValueScale: the square fits
+    Add(value_sum_, value, shared);
+    Add(square_sum_, value * value / kValueScale, shared);
     Add(draw_sum_, kValueScale - win - loss, shared);
     Add(counts_, begun ? 1 - kInFlightOne : 1, shared);
   }
   // Sum of (P(win) - P(loss)) for the mover, times kValueScale.
   std::int64_t ValueSum() const { return value_sum_.load(std::memory_order_relaxed); }
+
+  // Sum of (P(win) - P(loss))^2 for the mover, times kValueScale.
+  std::int64_t SquareSum() const { return square_sum_.load(std::memory_order_relaxed); }
+  // The variance of the values backed up through the node (0 with fewer than 2 visits).
+  float ValueVariance() const {
+    const std::uint32_t n = Visits();
+    if (n < 2) return 0.0f;
+    const double scale = static_cast<double>(kValueScale) * n;
+    const double mean = ValueSum() / scale;
+    return static_cast<float>(std::max(0.0, SquareSum() / scale - mean * mean));
+  }
 
   // Mean value in [-1, 1] for the mover, or `fallback` when unvisited.
   float Q(float fallback) const {
@@ -105,6 +118,7 @@ struct Node {
   void CopyFrom(const Node& from) {
     counts_.store(from.Visits(), std::memory_order_relaxed);
     value_sum_.store(from.value_sum_.load(std::memory_order_relaxed), std::memory_order_relaxed);
+    square_sum_.store(from.square_sum_.load(std::memory_order_relaxed), std::memory_order_relaxed);
     draw_sum_.store(from.draw_sum_.load(std::memory_order_relaxed), std::memory_order_relaxed);
     prior = from.prior;
     move = from.move;
@@ -116,6 +130,7 @@ struct Node {
   void Reset() {
     counts_.store(0, std::memory_order_relaxed);
     value_sum_.store(0, std::memory_order_relaxed);
+    square_sum_.store(0, std::memory_order_relaxed);
     draw_sum_.store(0, std::memory_order_relaxed);
     first_child = 0;
     prior = 0;
@@ -140,6 +155,7 @@ struct Node {
   }
   std::atomic<std::uint64_t> counts_{0};     // visits (low 32 bits), in flight (high 32)
   std::atomic<std::int64_t> value_sum_{0};   // sum of P(win) - P(loss), * kValueScale
+  std::atomic<std::int64_t> square_sum_{0};  // sum of (P(win) - P(loss))^2, * kValueScale
   std::atomic<std::int64_t> draw_sum_{0};    // sum of P(draw), * kValueScale
 };
 

@@ -119,6 +119,19 @@ TreeSearch::Descent TreeSearch::Descend(PendingLeaf& leaf) {
   }
 }
 
+float ExplorationStdevFactor(const SearchParams& params, double visits, double value_sum,
+                             double square_sum) {
+  if (params.cpuct_stdev_scale <= 0) return 1.0f;
+  const double prior = params.cpuct_stdev_prior, weight = params.cpuct_stdev_prior_weight;
+  double stdev = prior;
+  if (visits > 1) {
+    const double mean = value_sum / visits;
+    const double variance = std::max(0.0, square_sum / visits - mean * mean);
+    stdev = std::sqrt((variance * visits + prior * prior * weight) / (visits + weight - 1));
+  }
+  return static_cast<float>(1.0 + params.cpuct_stdev_scale * (stdev / prior - 1.0));
+}
+
 std::uint32_t TreeSearch::SelectChild(std::uint32_t parent_index, bool at_root) {
   if (at_root && params_.gumbel && full_) return SelectGumbelChild();
   const Node& parent = tree_.node(parent_index);
@@ -127,18 +140,35 @@ std::uint32_t TreeSearch::SelectChild(std::uint32_t parent_index, bool at_root) 
   const Node* children = &tree_.node(first);
   // Children's visits add up to the parent's (less its own evaluation).
   std::uint32_t total = 0;
+  const bool spread = params_.cpuct_stdev_scale > 0;
+  double visits = 0, value_sum = 0, square_sum = 0;  // of the parent's values, for `spread`
   if (at_root) {
+    // The root's own statistics are its children's (Backup stops below it).
     for (int i = 0; i < count; ++i) {
       std::uint32_t v, f;
       children[i].Counts(&v, &f);
       total += v + f;
+      if (spread) {
+        visits += v;
+        value_sum += static_cast<double>(children[i].ValueSum());
+        square_sum += static_cast<double>(children[i].SquareSum());
+      }
     }
   } else {
     std::uint32_t parent_visits, parent_in_flight;
     parent.Counts(&parent_visits, &parent_in_flight);
     total = parent_visits + parent_in_flight;
+    if (spread) {
+      visits = parent_visits;
+      value_sum = static_cast<double>(parent.ValueSum());
+      square_sum = static_cast<double>(parent.SquareSum());
+    }
   }
-  const float explore = params_.c_puct * std::sqrt(static_cast<float>(std::max(total, 1u)));
+  float explore = params_.c_puct * std::sqrt(static_cast<float>(std::max(total, 1u)));
+  if (spread) {
+    explore *= ExplorationStdevFactor(params_, visits, value_sum / kValueScale,
+                                      square_sum / kValueScale);
+  }
   const bool forced = at_root && params_.forced_playouts && full_;
   // One pass: visited children are scored directly; among unvisited ones, whose score
   // is fpu + explore * prior, only the one with the highest prior matters.

@@ -50,6 +50,11 @@ struct SearchParams {
   // above 1.5 in a round robin (docs/evaluation.md, The strength benchmark). Self-play keeps 1.5
   // (training::SelfPlaySearchDefaults), the value its recipe was measured with.
   float c_puct = 0.7f;
+  // KataGo's exploration scaled by the spread of the values (ExplorationStdevFactor): off
+  // at 0; KataGo uses scale 0.85, prior 0.4, prior weight 2.
+  float cpuct_stdev_scale = 0.0f;
+  float cpuct_stdev_prior = 0.4f;
+  float cpuct_stdev_prior_weight = 2.0f;
   float fpu_reduction = 0.2f;   // unvisited child's value: parent's minus this * sqrt(visited prior)
   float root_fpu_reduction = 0.0f;
   int solver_empties = 10;      // solve leaves with at most this many empties (0: never;
@@ -72,6 +77,10 @@ struct SearchParams {
   float temperature_start = 0.0f;    // 0: most visits
   float temperature_end = 0.0f;
   float temperature_halflife = 8.0f;
+  // The final move's choice without temperature: the most visits or, with lcb_stdevs
+  // above 0, the lower confidence bound of the value (LcbChoice below).
+  float lcb_stdevs = 0.0f;
+  float lcb_min_visit_share = 0.1f;  // of the most visited move's visits
   // Playout cap randomisation: a search is full with this probability (full_visits,
   // noise, policy target), otherwise fast (fast_visits, no root methods). full_visits
   // is also a Gumbel search's budget when its limits set no playouts.
@@ -81,6 +90,30 @@ struct SearchParams {
 
   float Temperature(int ply) const;
 };
+
+// The factor on c_puct at a node whose backed-up values number `visits` with these sums
+// (in value units, [-1, 1] each): 1 + scale * (stdev / prior - 1), where stdev is the
+// values' standard deviation shrunk towards cpuct_stdev_prior with the weight of
+// cpuct_stdev_prior_weight playouts, sqrt((variance * visits + prior^2 * weight) /
+// (visits + weight - 1)) (after KataGo's cpuctUtilityStdevScale). A node whose values
+// disagree explores more, one whose values agree less. 1 when the scale is 0 or the node
+// has at most one value.
+float ExplorationStdevFactor(const SearchParams& params, double visits, double value_sum,
+                             double square_sum);
+
+// A root child's statistics for the move choice.
+struct ChildValue {
+  std::uint32_t visits = 0;
+  float mean = 0;         // value for the mover, in [-1, 1]
+  float variance = 0;     // of the values backed up through it
+  bool excluded = false;  // a proven loss for the mover: never chosen by its bound
+};
+
+// Lower-confidence-bound move choice (as Leela Zero's and KataGo's): among the children
+// with at least `min_share` of the most visited child's visits (and at least 2), the one
+// whose mean - stdevs * sqrt(variance / visits) is highest. `most` (the most visited
+// child) is kept unless another's bound is strictly higher.
+int LcbChoice(const std::vector<ChildValue>& children, int most, float stdevs, float min_share);
 
 struct SearchLimits {
   std::uint64_t playouts = 0;        // playouts this search (0: unlimited)

@@ -266,17 +266,22 @@ std::vector<float> TreeSearch::PolicyTarget() const {
   } else {
     std::uint32_t total = 0;
     int best = 0;
+    double value_sum = 0, square_sum = 0;
     for (int i = 0; i < n; ++i) {
       const Node& c = tree_.node(root.first_child + i);
       weight[i] = static_cast<float>(c.Visits());
       total += c.Visits();
+      value_sum += static_cast<double>(c.ValueSum());
+      square_sum += static_cast<double>(c.SquareSum());
       if (weight[i] > weight[best]) best = i;
     }
     if (params_.forced_playouts) {
       // Policy-target pruning: take away forced playouts that the child would not have
-      // received by PUCT against the best child (KataGo).
+      // received by PUCT against the best child (KataGo), with the selection's c_puct.
       const Node& b = tree_.node(root.first_child + best);
-      const float explore = params_.c_puct * std::sqrt(static_cast<float>(std::max(total, 1u)));
+      const float explore = params_.c_puct * std::sqrt(static_cast<float>(std::max(total, 1u))) *
+                            ExplorationStdevFactor(params_, total, value_sum / kValueScale,
+                                                   square_sum / kValueScale);
       const float best_puct = b.Q(0) + explore * b.prior / (1.0f + weight[best]);
       for (int i = 0; i < n; ++i) {
         if (i == best || weight[i] == 0) continue;
@@ -297,6 +302,27 @@ std::vector<float> TreeSearch::PolicyTarget() const {
     target[PolicyIndex(c.move, size)] = sum > 0 ? weight[i] / sum : 1.0f / n;
   }
   return target;
+}
+
+int LcbChoice(const std::vector<ChildValue>& children, int most, float stdevs, float min_share) {
+  const auto bound = [stdevs](const ChildValue& c) {
+    return c.mean - stdevs * std::sqrt(c.variance / static_cast<float>(c.visits));
+  };
+  const float least = std::max(2.0f, min_share * static_cast<float>(children[most].visits));
+  int best = most;
+  float best_bound = children[most].visits >= least && !children[most].excluded
+                         ? bound(children[most])
+                         : -1e30f;
+  for (std::size_t i = 0; i < children.size(); ++i) {
+    const ChildValue& c = children[i];
+    if (static_cast<int>(i) == most || c.excluded || static_cast<float>(c.visits) < least) continue;
+    const float b = bound(c);
+    if (b > best_bound) {
+      best_bound = b;
+      best = static_cast<int>(i);
+    }
+  }
+  return best;
 }
 
 core::Square TreeSearch::ChooseMove(int ply) {
@@ -344,7 +370,18 @@ core::Square TreeSearch::ChooseMove(int ply) {
     const Node& m = tree_.node(root.first_child + most);
     if (weight[i] > weight[most] || (weight[i] == weight[most] && c.Q(-1) > m.Q(-1))) most = i;
   }
-  if (temperature < 0.01f || weight[most] == 0) return tree_.node(root.first_child + most).move;
+  if (weight[most] == 0) return tree_.node(root.first_child + most).move;
+  if (temperature < 0.01f) {
+    if (params_.lcb_stdevs <= 0) return tree_.node(root.first_child + most).move;
+    std::vector<ChildValue> values(n);
+    for (int i = 0; i < n; ++i) {
+      const Node& c = tree_.node(root.first_child + i);
+      values[i] = {c.Visits(), c.Q(0), c.ValueVariance(),
+                   c.proven.load(std::memory_order_acquire) == Proven::kLoss};
+    }
+    const int chosen = LcbChoice(values, most, params_.lcb_stdevs, params_.lcb_min_visit_share);
+    return tree_.node(root.first_child + chosen).move;
+  }
   double sum = 0;
   for (double& w : weight) sum += (w = std::pow(w, 1.0 / temperature));
   double r = rng_.Uniform() * sum;

@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <atomic>
+#include <cmath>
 #include <cstdio>
 #include <cstring>
 #include <thread>
@@ -577,6 +578,94 @@ TEST(Search, TemperatureSchedule) {
   EXPECT_FLOAT_EQ(params.Temperature(0), 1.0f);
   EXPECT_NEAR(params.Temperature(10), 0.55f, 1e-5);
   EXPECT_NEAR(params.Temperature(1000), 0.1f, 1e-5);
+}
+
+TEST(Node, ValueVarianceOfTheBackedUpValues) {
+  Node node;
+  EXPECT_EQ(node.ValueVariance(), 0.0f);
+  node.FinishPlayout(kValueScale, 0, /*shared=*/false, /*begun=*/false);  // +1
+  EXPECT_EQ(node.ValueVariance(), 0.0f);  // one visit: no variance yet
+  node.FinishPlayout(0, kValueScale, /*shared=*/true, /*begun=*/false);   // -1
+  EXPECT_FLOAT_EQ(node.Q(0), 0.0f);
+  EXPECT_FLOAT_EQ(node.ValueVariance(), 1.0f);
+  Node even;
+  for (int i = 0; i < 4; ++i) even.FinishPlayout(3 * kValueScale / 4, kValueScale / 4, false, false);
+  EXPECT_FLOAT_EQ(even.Q(0), 0.5f);
+  EXPECT_NEAR(even.ValueVariance(), 0.0f, 1e-6);
+  Node copy;
+  copy.CopyFrom(node);
+  EXPECT_FLOAT_EQ(copy.ValueVariance(), 1.0f);
+  copy.Reset();
+  EXPECT_EQ(copy.SquareSum(), 0);
+}
+
+TEST(Search, LowerConfidenceBoundChoice) {
+  // A: most visits, a lower mean; B: a higher mean, enough visits, little variance.
+  const ChildValue a{100, 0.1f, 0.04f, false};
+  const ChildValue b{20, 0.5f, 0.01f, false};
+  EXPECT_EQ(LcbChoice({a, b}, 0, 2.0f, 0.1f), 1);
+  // Too few visits (under 10% of A's): A.
+  EXPECT_EQ(LcbChoice({a, ChildValue{9, 0.5f, 0.01f, false}}, 0, 2.0f, 0.1f), 0);
+  // So uncertain that its bound falls below A's (0.5 - 2 * sqrt(1 / 20) < 0.1 - 2 * 0.02).
+  EXPECT_EQ(LcbChoice({a, ChildValue{20, 0.5f, 1.0f, false}}, 0, 2.0f, 0.1f), 0);
+  // A proven loss is never chosen by its bound; nor kept when it is the most visited.
+  EXPECT_EQ(LcbChoice({a, ChildValue{20, 0.5f, 0.01f, true}}, 0, 2.0f, 0.1f), 0);
+  EXPECT_EQ(LcbChoice({ChildValue{100, 0.1f, 0.04f, true}, b}, 0, 2.0f, 0.1f), 1);
+  // Ties keep the most visited.
+  EXPECT_EQ(LcbChoice({a, a}, 0, 2.0f, 0.1f), 0);
+
+  // In a search: without lcb_stdevs the most visited move; with it, a move with at least
+  // the share of visits whose bound is not below the most visited one's.
+  for (std::uint64_t seed = 1; seed <= 6; ++seed) {
+    SearchParams params;
+    params.solver_empties = 0;
+    RolloutEvaluator eval(/*rollouts=*/1, false, seed);
+    const SearchResult plain = Search(LowestSquareLine(20), params, 400, &eval, seed);
+    std::uint32_t most = 0;
+    for (const auto& c : plain.children) most = std::max(most, c.visits);
+    const auto visits_of = [](const SearchResult& r, core::Square move) {
+      for (const auto& c : r.children) {
+        if (c.move == move) return c.visits;
+      }
+      return 0u;
+    };
+    EXPECT_EQ(visits_of(plain, plain.move), most) << "seed " << seed;
+    params.lcb_stdevs = 2.0f;
+    RolloutEvaluator eval2(/*rollouts=*/1, false, seed);
+    const SearchResult lcb = Search(LowestSquareLine(20), params, 400, &eval2, seed);
+    std::uint32_t lcb_most = 0;
+    for (const auto& c : lcb.children) lcb_most = std::max(lcb_most, c.visits);
+    EXPECT_GE(visits_of(lcb, lcb.move), std::max(2.0f, 0.1f * lcb_most)) << "seed " << seed;
+  }
+}
+
+TEST(Search, ExplorationScaledByTheSpreadOfTheValues) {
+  SearchParams params;
+  EXPECT_EQ(ExplorationStdevFactor(params, 100, 0, 100), 1.0f);  // off by default
+  params.cpuct_stdev_scale = 0.85f;
+  params.cpuct_stdev_prior = 0.4f;
+  params.cpuct_stdev_prior_weight = 2.0f;
+  EXPECT_FLOAT_EQ(ExplorationStdevFactor(params, 0, 0, 0), 1.0f);  // no values: the prior
+  EXPECT_FLOAT_EQ(ExplorationStdevFactor(params, 1, 1, 1), 1.0f);
+  // 100 values, half +1 and half -1: variance 1.
+  const double wide = std::sqrt((1.0 * 100 + 0.16 * 2) / 101);
+  EXPECT_NEAR(ExplorationStdevFactor(params, 100, 0, 100), 1 + 0.85 * (wide / 0.4 - 1), 1e-5);
+  // 100 values of 0.5: no spread, so less exploration than the prior gives.
+  const double narrow = std::sqrt(0.16 * 2 / 101);
+  EXPECT_NEAR(ExplorationStdevFactor(params, 100, 50, 25), 1 + 0.85 * (narrow / 0.4 - 1), 1e-5);
+  EXPECT_LT(ExplorationStdevFactor(params, 100, 50, 25), 1.0f);
+  EXPECT_GT(ExplorationStdevFactor(params, 100, 0, 100), 2.0f);
+
+  // A search with it plays a legal move and its visits still add up.
+  params.solver_empties = 0;
+  RolloutEvaluator eval(/*rollouts=*/1, false, 3);
+  Tree tree(LowestSquareLine(20), 1 << 18);
+  TreeSearch search(tree, eval, params, 1);
+  SearchLimits limits;
+  limits.playouts = 500;
+  const SearchResult r = RunSearch(search, eval, limits);
+  EXPECT_TRUE(LowestSquareLine(20).IsLegal(r.move));
+  ExpectVisitsAddUp(tree, tree.root_index(), true);
 }
 
 TEST(Search, PassIsAMoveInTheTree) {
