@@ -3,6 +3,8 @@
 //   bench nn       network evaluations per second (bench_nn_command.cpp; LibTorch builds)
 //   bench selfplay self-play's workers: rates and time shares (bench_selfplay_command.cpp;
 //                  LibTorch builds)
+//   bench train    the trainer's steps and samples per second (bench_train_command.cpp;
+//                  LibTorch builds)
 #include <cstdio>
 #include <memory>
 
@@ -76,6 +78,7 @@ void RegisterBench(CLI::App& app) {
 #if OZ_HAVE_TORCH
   RegisterBenchNn(*bench);
   RegisterBenchSelfPlay(*bench);
+  RegisterBenchTrain(*bench);
 #endif
 }
 

@@ -1,14 +1,12 @@
 // othello-zero bench selfplay: the options of training/self_play_bench.h's harness, and
 // its report printed as one block of `name value` lines (or one JSON object).
-#include <cmath>
-#include <cstdio>
-#include <cstdlib>
 #include <memory>
 #include <string>
 #include <vector>
 
 #include <nlohmann/json.hpp>
 
+#include "cli/bench_report.h"
 #include "cli/commands.h"
 #include "training/config.h"
 #include "training/self_play_bench.h"
@@ -28,39 +26,6 @@ struct BenchSelfPlayOptions {
   bool json = false;
 };
 
-// A CLI check: a number of seconds above 0 (at least 0 when `zero`).
-CLI::Validator Seconds(bool zero) {
-  return CLI::Validator(
-      [zero](std::string& text) -> std::string {
-        char* end = nullptr;
-        const double v = std::strtod(text.c_str(), &end);
-        const bool ok = end != text.c_str() && *end == '\0' && std::isfinite(v) &&
-                        (zero ? v >= 0 : v > 0);
-        return ok ? "" : "expected a number of seconds " + std::string(zero ? "of at least 0" : "above 0") +
-                             ", not '" + text + "'";
-      },
-      zero ? "SECONDS>=0" : "SECONDS>0");
-}
-
-void Print(const nlohmann::ordered_json& j, bool json) {
-  if (json) {
-    std::printf("%s\n", j.dump().c_str());
-    return;
-  }
-  std::printf("bench selfplay\n");
-  for (const auto& [key, value] : j.items()) {
-    if (value.is_number_float()) {
-      const double v = value.get<double>();
-      const char* format = v >= 100 ? "%-26s %.0f\n" : v >= 1 ? "%-26s %.2f\n"
-                           : v >= 0.001 || v == 0 ? "%-26s %.4f\n" : "%-26s %.3g\n";
-      std::printf(format, key.c_str(), v);
-    } else {
-      std::printf("%-26s %s\n", key.c_str(),
-                  value.is_string() ? value.get<std::string>().c_str() : value.dump().c_str());
-    }
-  }
-}
-
 void RunBenchSelfPlay(const BenchSelfPlayOptions& opt) {
   std::vector<std::string> overrides = opt.overrides;
   if (opt.threads > 0) overrides.push_back("selfplay.threads=" + std::to_string(opt.threads));
@@ -73,7 +38,7 @@ void RunBenchSelfPlay(const BenchSelfPlayOptions& opt) {
   bench.encode = !opt.no_encode;
   bench.warmup = opt.warmup;
   bench.seconds = opt.seconds;
-  Print(training::BenchSelfPlay(config, bench), opt.json);
+  PrintBenchReport("bench selfplay", training::BenchSelfPlay(config, bench), opt.json);
 }
 
 }  // namespace
@@ -96,10 +61,10 @@ void RegisterBenchSelfPlay(CLI::App& bench) {
   cmd->add_option("--threads", opt->threads, "Self-play threads (default: selfplay.threads)")
       ->check(CLI::Range(1, 1024));
   cmd->add_option("--seconds", opt->seconds, "Seconds measured")
-      ->check(Seconds(/*zero=*/false))
+      ->check(SecondsCheck(/*zero=*/false))
       ->capture_default_str();
   cmd->add_option("--warmup", opt->warmup, "Seconds played before the measurement")
-      ->check(Seconds(/*zero=*/true))
+      ->check(SecondsCheck(/*zero=*/true))
       ->capture_default_str();
   cmd->add_option("--device", opt->device,
                   "Network device: auto, cpu, cuda or cuda:N (default: inference.device)");

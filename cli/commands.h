@@ -23,6 +23,8 @@ void RegisterBench(CLI::App& app);
 void RegisterBenchNn(CLI::App& bench);
 // `bench selfplay`, a subcommand of `bench` (LibTorch builds: it runs training's workers).
 void RegisterBenchSelfPlay(CLI::App& bench);
+// `bench train`, a subcommand of `bench` (LibTorch builds: it runs training's Trainer).
+void RegisterBenchTrain(CLI::App& bench);
 // `bench model` (every build).
 void RegisterBenchModel(CLI::App& bench);
 void RegisterTrain(CLI::App& app);
