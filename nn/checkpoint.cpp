@@ -16,6 +16,8 @@ namespace othello::nn {
 namespace {
 
 constexpr char kMagic[8] = {'O', 'Z', 'C', 'K', 'P', 'T', '0', '1'};
+// The prefix of the trained weights' names in the optimizer-state section.
+const std::string kTrainedPrefix = "trained/";
 
 // magic, version, 5 config ints, step, the section sizes (version 1 had no metadata
 // section), checksum
@@ -176,10 +178,16 @@ std::map<std::string, torch::Tensor> LegacyOptimizerTensors(const std::string& b
 std::string SerializeCheckpoint(OthelloNet& net, std::int64_t step,
                                 torch::optim::Optimizer* optimizer,
                                 const std::optional<core::Rules>& rules,
-                                const nlohmann::json& metadata) {
+                                const nlohmann::json& metadata, OthelloNet* trained) {
   const std::string weights = EncodeTensors(ModuleTensors(*net));
-  const std::string optimizer_state =
-      optimizer ? EncodeTensors(OptimizerTensors(*optimizer)) : std::string();
+  NamedTensors state;
+  if (optimizer) state = OptimizerTensors(*optimizer);
+  if (trained) {
+    for (auto& [name, tensor] : ModuleTensors(**trained)) {
+      state.emplace_back(kTrainedPrefix + name, tensor);
+    }
+  }
+  const std::string optimizer_state = state.empty() ? std::string() : EncodeTensors(state);
   nlohmann::json all = metadata.is_object() ? metadata : nlohmann::json::object();
   if (rules) all["rules"] = RulesToJson(*rules);
   const std::string extra = all.empty() ? std::string() : all.dump();
@@ -205,9 +213,9 @@ std::string SerializeCheckpoint(OthelloNet& net, std::int64_t step,
 
 void SaveCheckpoint(const std::string& path, OthelloNet& net, std::int64_t step,
                     torch::optim::Optimizer* optimizer, const std::optional<core::Rules>& rules,
-                    const nlohmann::json& metadata) {
-  core::WriteFileAtomically(path, SerializeCheckpoint(net, step, optimizer, rules, metadata),
-                            "checkpoint");
+                    const nlohmann::json& metadata, OthelloNet* trained) {
+  core::WriteFileAtomically(
+      path, SerializeCheckpoint(net, step, optimizer, rules, metadata, trained), "checkpoint");
 }
 
 Checkpoint ParseCheckpoint(std::string_view bytes, const std::string& name,
@@ -234,6 +242,16 @@ Checkpoint ParseCheckpoint(std::string_view bytes, const std::string& name,
                       "checkpoint " + name + ": weights (" + s.config.Describe() + ")");
     if (!s.optimizer.empty()) {
       checkpoint.optimizer_state = DecodeTensors(s.optimizer, "checkpoint " + name + ": optimizer state");
+      // The trainer's own weights travel in the same section (SerializeCheckpoint).
+      for (auto it = checkpoint.optimizer_state.begin(); it != checkpoint.optimizer_state.end();) {
+        if (it->first.rfind(kTrainedPrefix, 0) != 0) {
+          ++it;
+          continue;
+        }
+        checkpoint.trained_weights[it->first.substr(kTrainedPrefix.size())] = it->second;
+        it = checkpoint.optimizer_state.erase(it);
+      }
+      if (!checkpoint.trained_weights.empty()) TrainedNet(checkpoint, name);  // they must fit
     }
   } else {
     LoadLegacyWeights(s, name, checkpoint);
@@ -243,6 +261,13 @@ Checkpoint ParseCheckpoint(std::string_view bytes, const std::string& name,
 
 Checkpoint LoadCheckpoint(const std::string& path, const std::optional<NetConfig>& expected) {
   return ParseCheckpoint(core::ReadFile(path, "checkpoint"), path, expected);
+}
+
+OthelloNet TrainedNet(const Checkpoint& checkpoint, const std::string& path) {
+  OthelloNet net(checkpoint.net->config());
+  LoadModuleTensors(*net, checkpoint.trained_weights,
+                    "checkpoint " + path + ": trained weights (" + net->config().Describe() + ")");
+  return net;
 }
 
 void RestoreOptimizer(const Checkpoint& checkpoint, torch::optim::Optimizer& optimizer,

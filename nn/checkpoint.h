@@ -8,7 +8,8 @@
 // | weights | optimizer state (may be empty) | metadata (a JSON object: "rules" in
 // nn/rules_json.h's form, and the caller's keys).
 // Since version 4 the weights (every parameter and buffer by name) and the optimizer
-// state (nn/optimizer_state.h) are in the project's own tensor encoding
+// state (nn/optimizer_state.h; with a moving average of the weights, also the trained
+// weights themselves as "trained/<name>") are in the project's own tensor encoding
 // (nn/tensor_io.h), so no LibTorch archive reader sees a file's bytes. Versions 1-3 held
 // LibTorch archives there and are still read through LibTorch. The checksum covers
 // everything but its own field: CRC-32 (core/checksum.h) since version 3; versions 1 (no
@@ -43,21 +44,28 @@ struct Checkpoint {
   std::optional<core::Rules> rules;  // absent in files written before runs stored them
   // The optimizer's state (nn/optimizer_state.h), empty when none was saved.
   std::map<std::string, torch::Tensor> optimizer_state;
+  // The trainer's own weights when `net` is their moving average (train.ema_steps): by
+  // name as in the weights section, stored in the optimizer-state section under
+  // "trained/" (empty otherwise). Whatever plays a checkpoint plays `net`.
+  std::map<std::string, torch::Tensor> trained_weights;
   std::string legacy_optimizer_archive;  // a LibTorch archive, from files before version 4
   nlohmann::json metadata = nlohmann::json::object();  // the caller's keys
 };
 
 // The bytes of a checkpoint of `net` (with the optimizer's state and the rules, if
-// given). `metadata` must be a JSON object; its "rules" key is reserved.
+// given). `metadata` must be a JSON object; its "rules" key is reserved. `trained`: the
+// weights the trainer goes on from, when `net` is their average (Checkpoint::trained_weights).
 std::string SerializeCheckpoint(OthelloNet& net, std::int64_t step,
                                 torch::optim::Optimizer* optimizer = nullptr,
                                 const std::optional<core::Rules>& rules = std::nullopt,
-                                const nlohmann::json& metadata = nlohmann::json::object());
+                                const nlohmann::json& metadata = nlohmann::json::object(),
+                                OthelloNet* trained = nullptr);
 // SerializeCheckpoint written to `path` atomically.
 void SaveCheckpoint(const std::string& path, OthelloNet& net, std::int64_t step,
                     torch::optim::Optimizer* optimizer = nullptr,
                     const std::optional<core::Rules>& rules = std::nullopt,
-                    const nlohmann::json& metadata = nlohmann::json::object());
+                    const nlohmann::json& metadata = nlohmann::json::object(),
+                    OthelloNet* trained = nullptr);
 
 // Reads a checkpoint; with `expected`, a different configuration is an error.
 Checkpoint LoadCheckpoint(const std::string& path,
@@ -65,6 +73,10 @@ Checkpoint LoadCheckpoint(const std::string& path,
 // The same from the bytes of a file; `name` names it in errors.
 Checkpoint ParseCheckpoint(std::string_view bytes, const std::string& name,
                            const std::optional<NetConfig>& expected = std::nullopt);
+
+// A network of the checkpoint's configuration holding its trained_weights (which must not
+// be empty); core::InputError naming `path` when they do not fit it.
+OthelloNet TrainedNet(const Checkpoint& checkpoint, const std::string& path);
 
 // Restores the optimizer state saved with a checkpoint (no-op when none was saved); a
 // state for another optimizer or network throws core::InputError naming `path`.

@@ -27,11 +27,24 @@ ResidualBlockImpl::ResidualBlockImpl(int channels, bool global_pool)
   }
 }
 
+torch::Tensor Normalise(torch::nn::BatchNorm2d& bn, const torch::Tensor& x, bool batch_stats) {
+  if (batch_stats) return bn(x);
+  const auto& options = bn->options;
+  return torch::batch_norm(x, bn->weight, bn->bias, bn->running_mean, bn->running_var,
+                           /*training=*/false, options.momentum().value_or(0.1), options.eps(),
+                           /*cudnn_enabled=*/true);
+}
+
 torch::Tensor ResidualBlockImpl::forward(const torch::Tensor& x) {
-  torch::Tensor y = torch::relu(bn1_(conv1_(x)));
+  torch::Tensor y = torch::relu(Normalise(bn1_, conv1_(x), batch_norm_));
   if (pool_bias_) y = y + pool_bias_(GlobalPool(y)).unsqueeze(-1).unsqueeze(-1);
-  y = bn2_(conv2_(y));
+  y = Normalise(bn2_, conv2_(y), batch_norm_);
   return torch::relu(x + y);
+}
+
+void ResidualBlockImpl::ZeroResidual() {
+  torch::NoGradGuard no_grad;
+  bn2_->weight.zero_();
 }
 
 OthelloNetImpl::OthelloNetImpl(const NetConfig& config) : config_(config) {
@@ -57,16 +70,25 @@ OthelloNetImpl::OthelloNetImpl(const NetConfig& config) : config_(config) {
       "ownership_conv", torch::nn::Conv2d(torch::nn::Conv2dOptions(c, 1, 1).bias(true)));
 }
 
+void OthelloNetImpl::SetBatchNorm(bool on) {
+  batch_norm_ = on;
+  for (auto& block : blocks_) block->SetBatchNorm(on);
+}
+
+void OthelloNetImpl::InitWithoutBatchNorm() {
+  for (auto& block : blocks_) block->ZeroResidual();
+}
+
 NetOutput OthelloNetImpl::forward(const torch::Tensor& input) {
-  torch::Tensor x = torch::relu(stem_bn_(stem_(input)));
+  torch::Tensor x = torch::relu(Normalise(stem_bn_, stem_(input), batch_norm_));
   for (auto& block : blocks_) x = block(x);
 
   NetOutput out;
-  const torch::Tensor p = torch::relu(policy_bn_(policy_conv_(x)));
+  const torch::Tensor p = torch::relu(Normalise(policy_bn_, policy_conv_(x), batch_norm_));
   const torch::Tensor square_logits = policy_out_(p).flatten(1);
   out.policy_logits = torch::cat({square_logits, pass_fc_(GlobalPool(p))}, 1);
 
-  const torch::Tensor v = torch::relu(value_bn_(value_conv_(x)));
+  const torch::Tensor v = torch::relu(Normalise(value_bn_, value_conv_(x), batch_norm_));
   const torch::Tensor hidden = torch::relu(value_fc_(GlobalPool(v)));
   out.wdl_logits = wdl_fc_(hidden);
   out.disc_difference = torch::tanh(disc_fc_(hidden)).squeeze(1);

@@ -12,6 +12,12 @@
 //          logits, and FC to the final disc difference (as a fraction of N*N)
 //   ownership: 1x1 conv -> tanh, the final owner of each square (+1 side to move)
 //
+// Without batch statistics (SetBatchNorm(false), train.batch_norm): every BatchNorm layer
+// is a fixed per-channel scale and bias in training too (its running statistics, 0 and 1
+// in a fresh net, are used instead of the batch's and not updated), and a fresh net's
+// blocks start as the identity (the last scale of each residual branch 0, as SkipInit).
+// Inference is the same either way, so checkpoints and exported models do not change.
+//
 // Thread safety: forward() in eval mode under NoGradGuard may run on several threads;
 // training needs exclusive access.
 #include <torch/torch.h>
@@ -31,8 +37,12 @@ class ResidualBlockImpl : public torch::nn::Module {
  public:
   ResidualBlockImpl(int channels, bool global_pool);
   torch::Tensor forward(const torch::Tensor& x);
+  void SetBatchNorm(bool on) { batch_norm_ = on; }
+  // Makes the residual branch start at zero (SkipInit), for training without batch norm.
+  void ZeroResidual();
 
  private:
+  bool batch_norm_ = true;
   torch::nn::Conv2d conv1_{nullptr}, conv2_{nullptr};
   torch::nn::BatchNorm2d bn1_{nullptr}, bn2_{nullptr};
   torch::nn::Linear pool_bias_{nullptr};  // null without global pooling
@@ -44,9 +54,16 @@ class OthelloNetImpl : public torch::nn::Module {
   explicit OthelloNetImpl(const NetConfig& config);
   NetOutput forward(const torch::Tensor& input);
   const NetConfig& config() const { return config_; }
+  // Batch statistics in training (the default), or fixed scales and biases (see above).
+  void SetBatchNorm(bool on);
+  bool batch_norm() const { return batch_norm_; }
+  // A fresh net's initialisation for training without batch norm: every block's residual
+  // branch starts at zero.
+  void InitWithoutBatchNorm();
 
  private:
   NetConfig config_;
+  bool batch_norm_ = true;
   torch::nn::Conv2d stem_{nullptr};
   torch::nn::BatchNorm2d stem_bn_{nullptr};
   std::vector<ResidualBlock> blocks_;
@@ -59,6 +76,10 @@ class OthelloNetImpl : public torch::nn::Module {
   torch::nn::Conv2d ownership_conv_{nullptr};
 };
 TORCH_MODULE(OthelloNet);
+
+// `bn` applied to `x`: as the layer itself with `batch_stats`, otherwise with its running
+// statistics in training too (a fixed per-channel scale and bias).
+torch::Tensor Normalise(torch::nn::BatchNorm2d& bn, const torch::Tensor& x, bool batch_stats);
 
 // Mean and max over the board: [B, C, N, N] -> [B, 2C].
 torch::Tensor GlobalPool(const torch::Tensor& x);

@@ -80,6 +80,7 @@ void ReadRootMethods(ConfigReader& r, mcts::SearchParams& s) {
 void ReadSearch(ConfigReader& r, TrainingConfig& c) {
   mcts::SearchParams& s = c.search;
   s.c_puct = Float(r, "search.c_puct", s.c_puct, 0.01, 100);
+  s.cpuct_stdev_scale = Float(r, "search.cpuct_stdev_scale", s.cpuct_stdev_scale, 0, 10);
   s.fpu_reduction = Float(r, "search.fpu_reduction", s.fpu_reduction, 0, 2);
   s.root_fpu_reduction = Float(r, "search.root_fpu_reduction", s.root_fpu_reduction, 0, 2);
   s.solver_empties = r.Int("search.solver_empties", s.solver_empties, 0, mcts::kMaxSolverEmpties);
@@ -103,6 +104,7 @@ void ReadOptimizer(ConfigReader& r, TrainingConfig& c) {
   c.lr_schedule_steps = r.Int("train.lr_schedule_steps", c.lr_schedule_steps, 0, 1 << 30);
   c.grad_clip = r.Double("train.grad_clip", c.grad_clip, 0, 1e6);
   c.train_threads = r.Int("train.threads", c.train_threads, 0, 1024);
+  c.batch_norm = r.Bool("train.batch_norm", c.batch_norm);
   c.train_precision =
       r.String("train.precision", c.train_precision, {"auto", "fp32", "bf16", "fp16"});
 }
@@ -122,7 +124,10 @@ void ReadTrain(ConfigReader& r, TrainingConfig& c) {
   c.min_positions = r.Int("train.min_positions", c.min_positions, 1, 1 << 30);
   c.publish_every = r.Int("train.publish_every", c.publish_every, 1, 1 << 30);
   c.checkpoint_every = r.Int("train.checkpoint_every", c.checkpoint_every, 1, 1 << 30);
+  c.ema_steps = r.Int("train.ema_steps", c.ema_steps, 0, 1 << 30);
   c.value_target_mix = r.Double("train.value_target_mix", c.value_target_mix, 0, 1);
+  c.value_lambda = r.Double("train.value_lambda", c.value_lambda, 0, 1);
+  c.policy_surprise_weight = r.Double("train.policy_surprise_weight", c.policy_surprise_weight, 0, 1);
   c.exact_target_empties = r.Int("train.exact_target_empties", c.exact_target_empties, 0, 20);
   ReadLossWeights(r, c.loss);
 }

@@ -96,6 +96,10 @@ struct TrainingConfig {
   int lr_schedule_steps = 100000;
   double grad_clip = 1.0;
   int train_threads = 0;  // train.threads: LibTorch CPU threads of the trainer (0: auto)
+  // train.batch_norm: false trains the normalisation layers as fixed per-channel scales
+  // and biases (no batch statistics; nn/model.h), a fresh net's blocks starting at the
+  // identity. Inference and the file formats are the same either way.
+  bool batch_norm = true;
   // train.precision: auto (bf16 on CUDA, fp32 on the CPU), fp32, bf16 (CUDA or CPU
   // autocast), fp16 (CUDA, with dynamic loss scaling); nn/mixed_precision.h
   std::string train_precision = "auto";
@@ -103,7 +107,17 @@ struct TrainingConfig {
   int min_positions = 2000;           // positions in the buffer before training starts
   int publish_every = 50;             // steps between new models for self-play
   int checkpoint_every = 200;         // steps between checkpoints
+  // train.ema_steps: publish (to self-play, evaluations, checkpoints and so exports) an
+  // exponential moving average of the weights over about this many steps (0: the
+  // trained weights themselves); trainer.h.
+  int ema_steps = 0;
   double value_target_mix = 0.0;      // 0: game result, 1: the root's search value
+  // train.value_lambda: below 1 the value target is the lambda-return over the later
+  // positions' search values (FillTargets, self_play.h); 1: the game's result
+  double value_lambda = 1.0;
+  // train.policy_surprise_weight: the share of each game's sample weight given out by
+  // policy surprise (WeightBySurprise, self_play.h; KataGo uses 0.5); 0: uniform
+  double policy_surprise_weight = 0.0;
   int exact_target_empties = 10;      // exact solver targets at or below this many empties
   nn::LossWeights loss;
 

@@ -285,7 +285,7 @@ void Run::LeaderStep() {
     PublishCheckpoint();
     if (group_) group_->Release("checkpoint");
   } else if (step % config_.publish_every == 0 && config_.eval_gate == 0) {
-    PublishModel(trainer_->net(), step);
+    PublishModel(trainer_->published_net(), step);
   }
 }
 
@@ -472,7 +472,7 @@ void Run::PublishFirstModel() {
     nn::Checkpoint gated = nn::LoadCheckpoint(best.string(), config_.net);
     PublishModel(gated.net, gated.step);
   } else {
-    PublishModel(trainer_->net(), trainer_->step());
+    PublishModel(trainer_->published_net(), trainer_->step());
   }
 }
 
@@ -522,8 +522,9 @@ void Run::SaveCheckpoint(bool final) {
   if (again && !final) return;
   Attempt("checkpoint at step " + std::to_string(step), [&] {
     buffer_->Flush();
-    const std::string bytes = nn::SerializeCheckpoint(trainer_->net(), step, &trainer_->optimizer(),
-                                                      config_.rules, RunState());
+    const std::string bytes =
+        nn::SerializeCheckpoint(trainer_->published_net(), step, &trainer_->optimizer(),
+                                config_.rules, RunState(), trainer_->trained_net());
     // The step's own copy first: latest.ckpt never names a step whose file is missing.
     if (!again) {
       core::WriteFileAtomically(dir_.checkpoint(step), bytes, "checkpoint");
@@ -537,7 +538,7 @@ void Run::PublishCheckpoint() {
   const std::int64_t step = trainer_->step();
   const bool gating = config_.eval_gate > 0;
   if (!EvaluationDue()) {
-    if (!gating) PublishModel(trainer_->net(), step);
+    if (!gating) PublishModel(trainer_->published_net(), step);
     return;
   }
   const EvaluationReport report = PlayEvaluation(step);
@@ -559,7 +560,7 @@ EvaluationReport Run::PlayEvaluation(std::int64_t step) {
   EvaluationReport report;
   const double began = Since(start_);
   Attempt("evaluation of step " + std::to_string(step), [&] {
-    report = evaluation_->Evaluate(trainer_->net(), step, current, current_step);
+    report = evaluation_->Evaluate(trainer_->published_net(), step, current, current_step);
   });
   const double took = Since(start_) - began;
   budget_.Spent(took);
@@ -577,7 +578,7 @@ EvaluationReport Run::PlayEvaluation(std::int64_t step) {
 // Self-play takes the evaluated model; with gating it is also kept as best.ckpt, the
 // model self-play resumes from.
 void Run::AdoptModel(std::int64_t step) {
-  PublishModel(trainer_->net(), step);
+  PublishModel(trainer_->published_net(), step);
   if (config_.eval_gate > 0) {
     core::WriteFileAtomically(dir_.best_checkpoint(),
                               core::ReadFile(dir_.checkpoint(step), "checkpoint"), "checkpoint");

@@ -1,7 +1,9 @@
 #include "training/self_play.h"
 
 #include <algorithm>
+#include <array>
 #include <chrono>
+#include <cmath>
 #include <stdexcept>
 
 #include "core/error.h"
@@ -138,16 +140,65 @@ core::Outcome GameResult(const core::Position& final_position, const core::Rules
   return outcome;
 }
 
+float PolicySurprise(const mcts::SearchResult& result, int board_size) {
+  if (result.policy_target.empty()) return 0.0f;
+  double kl = 0;
+  for (const mcts::SearchResult::Child& c : result.children) {
+    const double t = result.policy_target[mcts::PolicyIndex(c.move, board_size)];
+    if (t > 0) kl += t * std::log(t / std::max(static_cast<double>(c.prior), 1e-6));
+  }
+  return static_cast<float>(std::max(0.0, kl));
+}
+
+std::vector<Sample> WeightBySurprise(const GameRecords& game, float share, core::Rng& rng) {
+  const std::size_t n = game.samples.size();
+  double total = 0, full = 0;  // over the records of full searches
+  for (std::size_t i = 0; i < n; ++i) {
+    if (!game.samples[i].has_policy) continue;
+    total += game.surprise[i];
+    full += 1;
+  }
+  if (share <= 0 || total <= 0) return game.samples;
+  std::vector<Sample> out;
+  out.reserve(n + n / 4);
+  for (std::size_t i = 0; i < n; ++i) {
+    const double weight = !game.samples[i].has_policy
+                              ? 1.0
+                              : (1 - share) + share * full * game.surprise[i] / total;
+    const double whole = std::floor(weight);
+    const int copies = static_cast<int>(whole) + (rng.Uniform() < weight - whole ? 1 : 0);
+    for (int c = 0; c < copies; ++c) out.push_back(game.samples[i]);
+  }
+  return out;
+}
+
 void FillTargets(GameRecords& game, const core::Position& final_position,
-                 const core::Outcome& outcome, float value_mix) {
+                 const core::Outcome& outcome, float value_mix, float value_lambda) {
   const int area = final_position.squares();
-  for (std::size_t i = 0; i < game.samples.size(); ++i) {
+  const std::size_t n = game.samples.size();
+  // The value targets (win, draw, loss for each mover), from the last record back: the
+  // result (an exact score where the solver knew it), or with value_lambda below 1 the
+  // lambda-return (1 - lambda) * next search value + lambda * next target, both turned
+  // to this mover's side. The last record and exact ones keep their result.
+  std::vector<std::array<float, 3>> target(n);
+  for (std::size_t i = n; i-- > 0;) {
+    const Sample& s = game.samples[i];
+    const int result = s.has_exact ? s.exact_score : outcome.MarginFor(game.movers[i]);
+    target[i] = {result > 0 ? 1.0f : 0.0f, result == 0 ? 1.0f : 0.0f, result < 0 ? 1.0f : 0.0f};
+    if (value_lambda >= 1 || s.has_exact || i + 1 == n) continue;
+    const bool flip = game.movers[i + 1] != game.movers[i];
+    const float* next_search = &game.search_wdl[3 * (i + 1)];
+    for (int k = 0; k < 3; ++k) {
+      const int from = flip ? 2 - k : k;  // a win of the opponent is a loss here
+      target[i][k] = (1 - value_lambda) * next_search[from] + value_lambda * target[i + 1][from];
+    }
+  }
+  for (std::size_t i = 0; i < n; ++i) {
     Sample& s = game.samples[i];
     const core::Color mover = game.movers[i];
     const int margin = outcome.MarginFor(mover);
     s.final_margin = static_cast<std::int8_t>(margin);
-    const int result = s.has_exact ? s.exact_score : margin;
-    const float w = result > 0, d = result == 0;  // the loss share is what is left
+    const float w = target[i][0], d = target[i][1];  // the loss share is what is left
     const float m = s.has_exact ? 0.0f : value_mix;  // an exact value needs no mixing
     s.wdl[0] = Prob((1 - m) * w + m * game.search_wdl[3 * i]);
     s.wdl[1] = Prob((1 - m) * d + m * game.search_wdl[3 * i + 1]);
@@ -205,6 +256,7 @@ void SelfPlayWorker::StartGame(Game& game) {
   game.records.samples.clear();
   game.records.movers.clear();
   game.records.search_wdl.clear();
+  game.records.surprise.clear();
   game.ply = 0;
   game.resign_check = rng_.Uniform() < config_.resign_check_fraction;
   game.low_value_moves[0] = game.low_value_moves[1] = 0;
@@ -231,10 +283,18 @@ void SelfPlayWorker::FinishGame(Game& game, std::optional<core::Color> resigned)
       stats_.resign_false_positives.fetch_add(1, std::memory_order_relaxed);
     }
   }
-  FillTargets(game.records, final_position, outcome, static_cast<float>(config_.value_target_mix));
-  sink_(game.records.samples);
+  FillTargets(game.records, final_position, outcome, static_cast<float>(config_.value_target_mix),
+              static_cast<float>(config_.value_lambda));
+  if (config_.policy_surprise_weight > 0) {
+    const std::vector<Sample> weighted =
+        WeightBySurprise(game.records, static_cast<float>(config_.policy_surprise_weight), rng_);
+    sink_(weighted);
+    stats_.positions.fetch_add(weighted.size(), std::memory_order_relaxed);
+  } else {
+    sink_(game.records.samples);
+    stats_.positions.fetch_add(game.records.samples.size(), std::memory_order_relaxed);
+  }
   stats_.games.fetch_add(1, std::memory_order_relaxed);
-  stats_.positions.fetch_add(game.records.samples.size(), std::memory_order_relaxed);
 }
 
 void SelfPlayWorker::BeginMove(Game& game, const std::shared_ptr<mcts::Evaluator>& current) {
@@ -272,6 +332,7 @@ void SelfPlayWorker::FinishMove(Game& game) {
     game.records.samples.push_back(s);
     game.records.movers.push_back(pos.side_to_move());
     game.records.search_wdl.insert(game.records.search_wdl.end(), {r.win, r.draw, r.loss});
+    game.records.surprise.push_back(s.has_policy ? PolicySurprise(r, pos.size()) : 0.0f);
   }
   if (const std::optional<core::Color> resigned = Resigns(game, pos.side_to_move(), r.q)) {
     FinishGame(game, resigned);

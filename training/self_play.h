@@ -7,10 +7,12 @@
 // resigning side lost, and its ownership and disc targets come from the last board.
 // Targets per position: the policy target of full searches (playout cap
 // randomisation: fast searches give none), the game result as win/draw/loss for the
-// side to move (mixed with the search value by value_target_mix), the final
-// ownership and disc difference, and the exact score where the search proved it or
-// the solver finds it (at most exact_target_empties empties), which then replaces
-// the game result as value target.
+// side to move (or the lambda-return over the later search values, value_lambda;
+// mixed with the search value by value_target_mix), the final ownership and disc
+// difference, and the exact score where the search proved it or the solver finds it
+// (at most exact_target_empties empties), which then replaces the game result as
+// value target. With policy_surprise_weight a game's records are repeated by their
+// policy surprise (WeightBySurprise) on their way to the buffer.
 //
 // Time shares: each worker splits its thread's wall time into tree work, the evaluator,
 // the exact solver and the rest (SelfPlayStats), with a few steady-clock reads per
@@ -31,6 +33,7 @@
 #include "core/rng.h"
 #include "core/thread_annotations.h"
 #include "mcts/evaluator.h"
+#include "mcts/search.h"
 #include "nn/evaluator.h"
 #include "nn/model.h"
 #include "training/config.h"
@@ -90,7 +93,24 @@ struct GameRecords {
   std::vector<Sample> samples;
   std::vector<core::Color> movers;
   std::vector<float> search_wdl;  // win, draw, loss per sample (side to move)
+  // KL(policy target || the network's prior) per sample: how much the search changed
+  // the policy (0 after a fast search, which has no policy target).
+  std::vector<float> surprise;
 };
+
+// KL(target || prior) in nats over a search's root children: the policy surprise of
+// KataGo's weighting (terms where the target is 0 add nothing; a prior of 0 counts as
+// 1e-6).
+float PolicySurprise(const mcts::SearchResult& result, int board_size);
+
+// KataGo's policy-surprise weighting of a game's records: among the records of full
+// searches (those with a policy target), each one's weight is (1 - share) plus share x
+// (their number x its surprise / their total surprise), so their weights add up to their
+// number and those whose search most changed the policy are trained on more; the other
+// records keep weight 1. Returns the records to keep, each repeated floor(weight) times
+// and once more with the probability of its fraction (the order kept); without surprise
+// (or share 0) the records unchanged.
+std::vector<Sample> WeightBySurprise(const GameRecords& game, float share, core::Rng& rng);
 
 // The result a finished (or resigned) game's targets are computed from: the scored
 // final position, or with `resigned`, a loss for that side by the board's margin
@@ -99,10 +119,12 @@ core::Outcome GameResult(const core::Position& final_position, const core::Rules
                          std::optional<core::Color> resigned);
 
 // Fills the value, ownership and disc targets of every record from `outcome`: the
-// result from the mover's side (an exact score replaces it and is not mixed), mixed
-// with the search's estimate by `value_mix`; ownership from the final discs.
+// result from the mover's side (an exact score replaces it and is not mixed), or with
+// `value_lambda` below 1 the lambda-return over the later records' search values
+// (TD(lambda): 0 is the next record's search value, 1 the result), mixed with the
+// record's own search estimate by `value_mix`; ownership from the final discs.
 void FillTargets(GameRecords& game, const core::Position& final_position,
-                 const core::Outcome& outcome, float value_mix);
+                 const core::Outcome& outcome, float value_mix, float value_lambda = 1.0f);
 
 // Where a worker's finished games go (called on the worker's thread).
 using SampleSink = std::function<void(const std::vector<Sample>& game)>;

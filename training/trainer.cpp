@@ -6,6 +6,7 @@
 #include "core/fault.h"
 #include "nn/encoding.h"
 #include "nn/inference.h"
+#include "nn/tensor_io.h"
 
 namespace othello::training {
 namespace {
@@ -97,9 +98,21 @@ Trainer::Trainer(const TrainingConfig& config, nn::Checkpoint checkpoint,
       device_(nn::ResolveDevice(config.inference.device)),
       precision_(nn::ResolveTrainingPrecision(config.train_precision, device_)),
       scaler_(/*enabled=*/precision_ == torch::kFloat16) {
-  net_ = checkpoint.net ? checkpoint.net : nn::OthelloNet(config.net);
+  // A checkpoint written with an average holds it as `net` and the trained weights beside.
+  const bool averaged = checkpoint.net && !checkpoint.trained_weights.empty();
+  net_ = !checkpoint.net ? nn::OthelloNet(config.net)
+         : averaged      ? nn::TrainedNet(checkpoint, source)
+                         : checkpoint.net;
   step_ = checkpoint.step;
+  net_->SetBatchNorm(config.batch_norm);
+  if (!checkpoint.net && !config.batch_norm) net_->InitWithoutBatchNorm();
   net_->to(device_);
+  if (config.ema_steps > 0) {
+    // Go on with the saved average; a run that starts averaging starts from the weights.
+    average_ = nn::CloneNet(averaged ? checkpoint.net : net_);
+    average_->to(device_);
+    average_->eval();
+  }
   optimizer_ = MakeOptimizer(config, net_);
   nn::RestoreOptimizer(checkpoint, *optimizer_, source);
 }
@@ -159,7 +172,26 @@ nn::LossTerms Trainer::Step(const std::vector<Sample>& samples) {
   }
   scaler_.Update(overflow);
   ++step_;
+  if (average_ && !overflow) UpdateAverage();
   return loss;
+}
+
+void Trainer::UpdateAverage() {
+  // average += (trained - average) / ema_steps: an exponential average over about
+  // ema_steps steps. Integer buffers (BatchNorm's batch count) are copied.
+  const double rate = 1.0 / config_.ema_steps;
+  torch::NoGradGuard no_grad;
+  const auto trained = nn::ModuleTensors(*net_);
+  const auto average = nn::ModuleTensors(*average_);
+  for (std::size_t i = 0; i < average.size(); ++i) {
+    torch::Tensor a = average[i].second;
+    const torch::Tensor& t = trained[i].second;
+    if (a.is_floating_point()) {
+      a.lerp_(t, rate);
+    } else {
+      a.copy_(t);
+    }
+  }
 }
 
 void LossSums::Add(const nn::LossTerms& terms) {

@@ -7,8 +7,13 @@
 // gradients overflow is skipped), nn/mixed_precision.h. A step reads nothing back to
 // the host (except fp16's overflow check): its losses stay on the device until a
 // report reads them (LossSums).
-// Thread safety: one thread drives a Trainer; net() and optimizer() are its own, to be
-// read (checkpoints, publishing to self-play) by that thread between steps.
+// With train.ema_steps > 0 the trainer also keeps an exponential moving average of the
+// weights (and of BatchNorm's running statistics) over about that many steps: the network
+// published to self-play, evaluated and saved as a checkpoint's `net` (played and
+// exported), while the optimiser goes on from the trained weights (saved beside it,
+// nn::Checkpoint::trained_weights), so a run resumes exactly.
+// Thread safety: one thread drives a Trainer; net(), published_net() and optimizer() are
+// its own, to be read (checkpoints, publishing to self-play) by that thread between steps.
 #include <functional>
 #include <memory>
 #include <vector>
@@ -74,7 +79,12 @@ class Trainer {
   void SetGradientHook(GradientHook hook) { gradient_hook_ = std::move(hook); }
 
   std::int64_t step() const { return step_; }
+  // The weights the optimiser trains.
   nn::OthelloNet& net() { return net_; }
+  // What self-play, evaluations and checkpoints get: the average, or net() without one.
+  nn::OthelloNet& published_net() { return average_ ? average_ : net_; }
+  // The trained weights to save beside a published average (nullptr without one).
+  nn::OthelloNet* trained_net() { return average_ ? &net_ : nullptr; }
   torch::optim::Optimizer& optimizer() { return *optimizer_; }
   const torch::Device& device() const { return device_; }
   // The forward pass's compute type: kFloat32 (no autocast), kBFloat16 or kFloat16.
@@ -82,11 +92,14 @@ class Trainer {
   const nn::GradScaler& scaler() const { return scaler_; }
 
  private:
+  void UpdateAverage();  // after an optimiser step
+
   const TrainingConfig config_;
   torch::Device device_;
   torch::ScalarType precision_;
   nn::GradScaler scaler_;  // enabled for fp16 only
   nn::OthelloNet net_{nullptr};
+  nn::OthelloNet average_{nullptr};  // train.ema_steps > 0: the moving average
   std::unique_ptr<torch::optim::Optimizer> optimizer_;
   std::int64_t step_ = 0;
   double run_fraction_ = 0;

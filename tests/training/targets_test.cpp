@@ -1,8 +1,11 @@
 // The targets self-play writes for a finished game (training/self_play.h) and the
 // learning-rate schedule (training/trainer.h).
+#include <cmath>
+
 #include <gtest/gtest.h>
 
 #include "core/notation.h"
+#include "core/rng.h"
 #include "training/self_play.h"
 #include "training/trainer.h"
 
@@ -76,6 +79,95 @@ TEST(SelfPlayTargets, MixedTargetsAlwaysSumToOne) {
   const Sample& s = game.samples[0];
   EXPECT_EQ(s.wdl[0] + s.wdl[1] + s.wdl[2], kOne);
   EXPECT_EQ(s.wdl[2], 0);
+}
+
+// TD(lambda): each target is (1 - lambda) x the next record's search value + lambda x the
+// next record's target, both from this mover's side; the last keeps the result.
+TEST(SelfPlayTargets, TheLambdaReturnBlendsTheLaterSearchValues) {
+  const core::Outcome outcome = GameResult(Final(), core::Rules{}, std::nullopt);  // black wins
+  const std::vector<core::Color> movers = {core::Color::kBlack, core::Color::kWhite,
+                                           core::Color::kBlack};
+  GameRecords game = Records(movers, 0.6f, 0.1f, 0.3f);
+  FillTargets(game, Final(), outcome, /*value_mix=*/0, /*value_lambda=*/0.5f);
+  // Record 2 (black, the last): the result. Record 1 (white): 0.5 x (0.3, 0.1, 0.6) +
+  // 0.5 x (0, 0, 1). Record 0 (black): 0.5 x (0.3, 0.1, 0.6) + 0.5 x (0.8, 0.05, 0.15).
+  const float expected[3][3] = {{0.55f, 0.075f, 0.375f}, {0.15f, 0.05f, 0.8f}, {1, 0, 0}};
+  for (int i = 0; i < 3; ++i) {
+    const Sample& s = game.samples[i];
+    EXPECT_NEAR(s.wdl[0], expected[i][0] * kOne, 1) << "record " << i;
+    EXPECT_NEAR(s.wdl[1], expected[i][1] * kOne, 1) << "record " << i;
+    EXPECT_EQ(s.wdl[0] + s.wdl[1] + s.wdl[2], kOne) << "record " << i;
+  }
+  // lambda 1: the result for everyone, as without it.
+  GameRecords plain = Records(movers, 0.6f, 0.1f, 0.3f);
+  FillTargets(plain, Final(), outcome, 0, 1.0f);
+  EXPECT_EQ(plain.samples[0].wdl[0], kOne);
+  EXPECT_EQ(plain.samples[1].wdl[2], kOne);
+  // An exact score ends the return: the record before it blends towards the exact value.
+  GameRecords exact = Records(movers, 0.6f, 0.1f, 0.3f);
+  exact.samples[1].has_exact = 1;
+  exact.samples[1].exact_score = 4;  // white wins under perfect play
+  FillTargets(exact, Final(), outcome, 0, 0.5f);
+  EXPECT_EQ(exact.samples[1].wdl[0], kOne);
+  // Record 0: 0.5 x (0.3, 0.1, 0.6) + 0.5 x (0, 0, 1) from black's side.
+  EXPECT_NEAR(exact.samples[0].wdl[0], 0.15f * kOne, 1);
+  EXPECT_NEAR(exact.samples[0].wdl[2], 0.8f * kOne, 1);
+}
+
+TEST(PolicySurprise, IsTheKlDivergenceOfTheTargetFromThePrior) {
+  mcts::SearchResult r;
+  r.children = {{0, 10, 0.5f, 0}, {1, 0, 0.5f, 0}};
+  r.policy_target.assign(65, 0.0f);
+  r.policy_target[0] = 1.0f;
+  EXPECT_NEAR(PolicySurprise(r, 8), std::log(2.0), 1e-6);
+  r.policy_target[0] = r.policy_target[1] = 0.5f;  // the search agreed with the prior
+  EXPECT_NEAR(PolicySurprise(r, 8), 0.0, 1e-6);
+  r.policy_target.clear();  // a fast search
+  EXPECT_EQ(PolicySurprise(r, 8), 0.0f);
+}
+
+TEST(PolicySurprise, WeightsRepeatTheSurprisingRecords) {
+  GameRecords game = Records({core::Color::kBlack, core::Color::kWhite, core::Color::kBlack,
+                              core::Color::kWhite},
+                             0, 1, 0);
+  for (int i = 0; i < 4; ++i) {
+    game.samples[i].exact_score = static_cast<std::int8_t>(i);
+    game.samples[i].has_policy = 1;
+  }
+  game.surprise = {0, 0, 0, 4};  // weights 0.5, 0.5, 0.5 and 0.5 + 0.5 x 4 = 2.5
+  core::Rng rng(3);
+  const int trials = 4000;
+  double copies[4] = {};
+  for (int t = 0; t < trials; ++t) {
+    const std::vector<Sample> out = WeightBySurprise(game, 0.5f, rng);
+    int last = -1, count[4] = {};
+    for (const Sample& s : out) {
+      ASSERT_GE(s.exact_score, last);  // the game's order is kept
+      last = s.exact_score;
+      ++count[s.exact_score];
+    }
+    for (int i = 0; i < 3; ++i) ASSERT_LE(count[i], 1);
+    ASSERT_TRUE(count[3] == 2 || count[3] == 3) << count[3];
+    for (int i = 0; i < 4; ++i) copies[i] += count[i];
+  }
+  EXPECT_NEAR(copies[0] / trials, 0.5, 0.05);
+  EXPECT_NEAR(copies[3] / trials, 2.5, 0.05);
+  // A fast search's record (no policy target) keeps weight 1; the full ones share theirs.
+  game.samples[0].has_policy = 0;  // weights 1, then 0.5, 0.5 and 0.5 + 0.5 x 3 = 2
+  double first = 0, last = 0;
+  for (int t = 0; t < trials; ++t) {
+    const std::vector<Sample> out = WeightBySurprise(game, 0.5f, rng);
+    for (const Sample& s : out) {
+      first += s.exact_score == 0;
+      last += s.exact_score == 3;
+    }
+  }
+  EXPECT_EQ(first, trials);
+  EXPECT_EQ(last, 2 * trials);
+  // No surprise, or share 0: every record once.
+  EXPECT_EQ(WeightBySurprise(game, 0.0f, rng).size(), 4u);
+  game.surprise = {0, 0, 0, 0};
+  EXPECT_EQ(WeightBySurprise(game, 0.5f, rng).size(), 4u);
 }
 
 TEST(SelfPlayTargets, OwnershipIsFromTheMoversSide) {

@@ -12,7 +12,9 @@
 #include "core/error.h"
 #include "core/hash.h"
 #include "core/rng.h"
+#include "nn/checkpoint.h"
 #include "nn/mixed_precision.h"
+#include "nn/tensor_io.h"
 #include "tests/training/teacher_samples.h"
 #include "training/trainer.h"
 
@@ -219,6 +221,167 @@ TEST(Precision, LossSumsAverageTheStepsSinceTheLastRead) {
   EXPECT_DOUBLE_EQ(means.total, 2.0);
   EXPECT_DOUBLE_EQ(means.policy, 4.0);
   EXPECT_EQ(sums.Read().steps, 0);
+}
+
+// The parameters and buffers of `net`, copied (for comparisons after later steps).
+std::vector<torch::Tensor> Weights(nn::OthelloNet& net) {
+  std::vector<torch::Tensor> out;
+  for (auto& [name, tensor] : nn::ModuleTensors(*net)) out.push_back(tensor.detach().clone());
+  return out;
+}
+
+void ExpectSameWeights(const std::vector<torch::Tensor>& a, const std::vector<torch::Tensor>& b,
+                       const char* what) {
+  ASSERT_EQ(a.size(), b.size()) << what;
+  for (std::size_t i = 0; i < a.size(); ++i) {
+    EXPECT_TRUE(torch::equal(a[i], b[i])) << what << ": tensor " << i;
+  }
+}
+
+// train.batch_norm false: a fresh net's blocks are the identity, training uses the fixed
+// scales (the running statistics never move), so training and inference compute the same
+// function; and the net still learns.
+TEST(WithoutBatchNorm, TrainingMatchesInferenceAndLearns) {
+  torch::manual_seed(12);
+  TrainingConfig config = SmallCpuConfig("fp32");
+  config.batch_norm = false;
+  Trainer trainer(config, nn::Checkpoint{}, "test");
+  EXPECT_FALSE(trainer.net()->batch_norm());
+  for (const auto& item : trainer.net()->named_parameters()) {
+    if (item.key().find("bn2.weight") != std::string::npos) {
+      EXPECT_EQ(item.value().abs().max().item<float>(), 0.0f) << item.key();  // SkipInit
+    }
+  }
+  const auto [before, after] = LossBeforeAndAfter(trainer);
+  std::printf("without batch norm: loss %.3f over the first 5 steps, %.3f over the last 5\n",
+              before, after);
+  EXPECT_LT(after, 0.8 * before) << "before " << before << " after " << after;
+  for (const auto& item : trainer.net()->named_buffers()) {
+    if (item.key().find("running_mean") != std::string::npos) {
+      EXPECT_EQ(item.value().abs().max().item<float>(), 0.0f) << item.key();
+    }
+    if (item.key().find("running_var") != std::string::npos) {
+      EXPECT_TRUE(torch::equal(item.value(), torch::ones_like(item.value()))) << item.key();
+    }
+  }
+  const std::vector<Sample> samples = TeacherSamples(16, 8);
+  const torch::Tensor input = Collate(samples, torch::kCPU).input;
+  {
+    torch::NoGradGuard no_grad;
+    trainer.net()->train();
+    const nn::NetOutput training = trainer.net()->forward(input);
+    trainer.net()->eval();
+    const nn::NetOutput inference = trainer.net()->forward(input);
+    EXPECT_TRUE(torch::allclose(training.policy_logits, inference.policy_logits));
+    EXPECT_TRUE(torch::allclose(training.wdl_logits, inference.wdl_logits));
+  }
+
+  // With batch statistics (the default) the two differ.
+  TrainingConfig with = SmallCpuConfig("fp32");
+  Trainer batch_norm(with, nn::Checkpoint{}, "test");
+  EXPECT_TRUE(batch_norm.net()->batch_norm());
+  LossBeforeAndAfter(batch_norm);
+  torch::NoGradGuard no_grad;
+  batch_norm.net()->train();
+  const torch::Tensor a = batch_norm.net()->forward(input).policy_logits;
+  batch_norm.net()->eval();
+  EXPECT_FALSE(torch::allclose(a, batch_norm.net()->forward(input).policy_logits));
+}
+
+TEST(WeightAverage, WithoutItTheTrainedNetIsPublished) {
+  TrainingConfig config = SmallCpuConfig("fp32");
+  nn::OthelloNet net(config.net);
+  Trainer trainer = TrainerOn(net, config);
+  EXPECT_EQ(&trainer.published_net(), &trainer.net());
+  EXPECT_EQ(trainer.trained_net(), nullptr);
+}
+
+// average += (trained - average) / ema_steps after every step; BatchNorm's running
+// statistics are averaged too, its batch count copied.
+TEST(WeightAverage, TheAverageFollowsTheTrainedWeights) {
+  torch::manual_seed(5);
+  TrainingConfig config = SmallCpuConfig("fp32");
+  config.ema_steps = 4;
+  nn::OthelloNet net(config.net);
+  Trainer trainer = TrainerOn(net, config);
+  ASSERT_NE(trainer.trained_net(), nullptr);
+  std::vector<torch::Tensor> average = Weights(trainer.net());  // starts at the weights
+  ExpectSameWeights(Weights(trainer.published_net()), average, "at the start");
+  const std::vector<Sample> samples = TeacherSamples(64, 3);
+  for (int step = 0; step < 3; ++step) {
+    trainer.Step(std::vector<Sample>(samples.begin() + step * 16, samples.begin() + step * 16 + 16));
+    const std::vector<torch::Tensor> trained = Weights(trainer.net());
+    for (std::size_t i = 0; i < average.size(); ++i) {
+      average[i] = average[i].is_floating_point() ? average[i] + (trained[i] - average[i]) / 4
+                                                  : trained[i];
+    }
+    const std::vector<torch::Tensor> got = Weights(trainer.published_net());
+    ASSERT_EQ(got.size(), average.size());
+    for (std::size_t i = 0; i < got.size(); ++i) {
+      EXPECT_TRUE(torch::allclose(got[i], average[i], 1e-5, 1e-6)) << "step " << step << " tensor " << i;
+    }
+  }
+  // The average moved, and is not the trained weights.
+  EXPECT_FALSE(torch::equal(Weights(trainer.published_net()).front(), Weights(trainer.net()).front()));
+}
+
+// A checkpoint holds the average as its net (what plays and exports) and the trained
+// weights beside it: a trainer made from it goes on exactly as the first one does.
+TEST(WeightAverage, ACheckpointResumesTheAverageAndTheTrainedWeightsExactly) {
+  torch::manual_seed(6);
+  TrainingConfig config = SmallCpuConfig("fp32");
+  config.ema_steps = 3;
+  nn::OthelloNet net(config.net);
+  Trainer first = TrainerOn(net, config);
+  const std::vector<Sample> samples = TeacherSamples(64, 4);
+  const std::vector<Sample> batch_a(samples.begin(), samples.begin() + 32);
+  const std::vector<Sample> batch_b(samples.begin() + 32, samples.end());
+  first.Step(batch_a);
+  const std::string bytes = nn::SerializeCheckpoint(first.published_net(), first.step(),
+                                                    &first.optimizer(), std::nullopt,
+                                                    nlohmann::json::object(), first.trained_net());
+  const nn::Checkpoint saved = nn::ParseCheckpoint(bytes, "average.ckpt");
+  EXPECT_FALSE(saved.trained_weights.empty());
+  for (const auto& [name, tensor] : saved.optimizer_state) {
+    EXPECT_EQ(name.rfind("trained/", 0), std::string::npos) << name;  // split off
+  }
+  nn::OthelloNet saved_net = saved.net;
+  ExpectSameWeights(Weights(saved_net), Weights(first.published_net()), "the checkpoint's net");
+
+  Trainer second(config, saved, "average.ckpt");
+  ExpectSameWeights(Weights(second.net()), Weights(first.net()), "trained weights resumed");
+  ExpectSameWeights(Weights(second.published_net()), Weights(first.published_net()),
+                    "average resumed");
+  first.Step(batch_b);
+  second.Step(batch_b);
+  ExpectSameWeights(Weights(second.net()), Weights(first.net()), "after a step: trained");
+  ExpectSameWeights(Weights(second.published_net()), Weights(first.published_net()),
+                    "after a step: average");
+
+  // Without the average the run goes on from the trained weights, and publishes them.
+  TrainingConfig plain = config;
+  plain.ema_steps = 0;
+  const nn::Checkpoint again = nn::ParseCheckpoint(bytes, "average.ckpt");
+  Trainer third(plain, again, "average.ckpt");
+  EXPECT_EQ(&third.published_net(), &third.net());
+  nn::OthelloNet trained = nn::TrainedNet(again, "average.ckpt");
+  ExpectSameWeights(Weights(third.net()), Weights(trained), "trained weights without the average");
+}
+
+TEST(WeightAverage, TrainedWeightsOfAnotherNetworkAreRefused) {
+  TrainingConfig config = SmallCpuConfig("fp32");
+  nn::OthelloNet net(config.net);
+  nn::NetConfig other_config = config.net;
+  other_config.channels = 8;
+  nn::OthelloNet other(other_config);
+  const std::string bytes = nn::SerializeCheckpoint(net, 1, nullptr, std::nullopt,
+                                                    nlohmann::json::object(), &other);
+  try {
+    nn::ParseCheckpoint(bytes, "mixed.ckpt");
+    ADD_FAILURE() << "trained weights of another shape were accepted";
+  } catch (const core::InputError& e) {
+    EXPECT_NE(std::string(e.what()).find("mixed.ckpt: trained weights"), std::string::npos) << e.what();
+  }
 }
 
 }  // namespace
