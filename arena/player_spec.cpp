@@ -97,7 +97,8 @@ ArenaPlayer ModelPlayer(const std::string& spec, const std::string& path,
       search.params.root_fpu_reduction = static_cast<float>(Number(spec, key, value, 0, 2));
     }
     // The final move by the value's lower confidence bound (mcts::LcbChoice), this many
-    // standard errors below the mean (0: the most visits).
+    // standard errors below the mean (play's default: play::kPlayLcbStdevs; 0: the most
+    // visits).
     if (key == "lcb") search.params.lcb_stdevs = static_cast<float>(Number(spec, key, value, 0, 10));
     if (key == "device") device = value;
   }

@@ -78,7 +78,8 @@ struct SearchParams {
   float temperature_end = 0.0f;
   float temperature_halflife = 8.0f;
   // The final move's choice without temperature: the most visits or, with lcb_stdevs
-  // above 0, the lower confidence bound of the value (LcbChoice below).
+  // above 0, the lower confidence bound of the value (LcbChoice below; play sets it,
+  // play::kPlayLcbStdevs).
   float lcb_stdevs = 0.0f;
   float lcb_min_visit_share = 0.1f;  // of the most visited move's visits
   // Playout cap randomisation: a search is full with this probability (full_visits,

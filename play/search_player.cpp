@@ -27,6 +27,7 @@ SearchPlayerOptions PlaySearch(std::uint64_t visits, double seconds) {
   options.params.threads = 1;
   options.params.leaves_per_batch = 8;
   options.params.solver_empties = visits == 1 && seconds == 0 ? 0 : kPlaySolverEmpties;
+  options.params.lcb_stdevs = kPlayLcbStdevs;
   return options;
 }
 
