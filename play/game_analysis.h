@@ -8,8 +8,9 @@
 // Evaluation of a position (all values are final disc margins):
 // - at most `exact_empties` empty squares: the exact solver (core/solver.h): the
 //   margin under perfect play and a move achieving it; exact;
-// - otherwise a tree search of `visits` playouts over the evaluator: the most visited
-//   move and its value (q * squares / 2, or exact where the search's solver proved it);
+// - otherwise a tree search of `visits` playouts over the evaluator (play's search,
+//   PlaySearch): the move it chooses and its value (q * squares / 2, or exact where the
+//   search's solver proved it);
 // - the end of the game: its final margin.
 // The loss of a ply is the mover's value of the position before it minus the mover's
 // value of the position after it (from the next position's evaluation), never below 0,
