@@ -18,15 +18,6 @@ set(fields positions_per_s playouts_per_s playouts_per_s_per_thread evaluations_
     network_evaluations_per_s mean_batch round_batch network_batch share_tree share_encoding
     share_evaluator share_solver share_other)
 
-# run_ok that leaves the output in `out`.
-macro(run_bench expect_regex)
-  execute_process(COMMAND ${EXE} ${ARGN} INPUT_FILE /dev/null OUTPUT_VARIABLE out
-                  ERROR_VARIABLE err RESULT_VARIABLE rc)
-  if(NOT rc EQUAL 0 OR NOT out MATCHES "${expect_regex}")
-    message(FATAL_ERROR "othello-zero ${ARGN} (${rc}), not '${expect_regex}':\n${out}${err}")
-  endif()
-endmacro()
-
 # Text: one `name value` line per field.
 run_bench("^bench selfplay\nconfig +[^\n]*bench_selfplay_tiny.yaml\nevaluator +uniform\n" ${bench})
 foreach(field ${fields})

@@ -11,15 +11,6 @@ file(WRITE ${config}
      "inference: {device: cpu}\n")
 set(bench bench train --config ${config} --seconds 0.5 --warmup 0.1)
 
-# run_ok that leaves the output in `out`.
-macro(run_bench expect_regex)
-  execute_process(COMMAND ${EXE} ${ARGN} INPUT_FILE /dev/null OUTPUT_VARIABLE out
-                  ERROR_VARIABLE err RESULT_VARIABLE rc)
-  if(NOT rc EQUAL 0 OR NOT out MATCHES "${expect_regex}")
-    message(FATAL_ERROR "othello-zero ${ARGN} (${rc}), not '${expect_regex}':\n${out}${err}")
-  endif()
-endmacro()
-
 # Text: one `name value` line per field.
 run_bench("^bench train\nconfig +[^\n]*bench_train_tiny.yaml\nnetwork +blocks=1 channels=8"
           ${bench})
