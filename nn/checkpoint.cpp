@@ -18,6 +18,7 @@ namespace {
 constexpr char kMagic[8] = {'O', 'Z', 'C', 'K', 'P', 'T', '0', '1'};
 // The prefix of the trained weights' names in the optimizer-state section.
 const std::string kTrainedPrefix = "trained/";
+const std::string kAuxPrefix = "aux/";
 
 // magic, version, 5 config ints, step, the section sizes (version 1 had no metadata
 // section), checksum
@@ -178,7 +179,8 @@ std::map<std::string, torch::Tensor> LegacyOptimizerTensors(const std::string& b
 std::string SerializeCheckpoint(OthelloNet& net, std::int64_t step,
                                 torch::optim::Optimizer* optimizer,
                                 const std::optional<core::Rules>& rules,
-                                const nlohmann::json& metadata, OthelloNet* trained) {
+                                const nlohmann::json& metadata, OthelloNet* trained,
+                                AuxHeads* aux) {
   const std::string weights = EncodeTensors(ModuleTensors(*net));
   NamedTensors state;
   if (optimizer) state = OptimizerTensors(*optimizer);
@@ -186,6 +188,9 @@ std::string SerializeCheckpoint(OthelloNet& net, std::int64_t step,
     for (auto& [name, tensor] : ModuleTensors(**trained)) {
       state.emplace_back(kTrainedPrefix + name, tensor);
     }
+  }
+  if (aux) {
+    for (auto& [name, tensor] : ModuleTensors(**aux)) state.emplace_back(kAuxPrefix + name, tensor);
   }
   const std::string optimizer_state = state.empty() ? std::string() : EncodeTensors(state);
   nlohmann::json all = metadata.is_object() ? metadata : nlohmann::json::object();
@@ -213,9 +218,9 @@ std::string SerializeCheckpoint(OthelloNet& net, std::int64_t step,
 
 void SaveCheckpoint(const std::string& path, OthelloNet& net, std::int64_t step,
                     torch::optim::Optimizer* optimizer, const std::optional<core::Rules>& rules,
-                    const nlohmann::json& metadata, OthelloNet* trained) {
+                    const nlohmann::json& metadata, OthelloNet* trained, AuxHeads* aux) {
   core::WriteFileAtomically(
-      path, SerializeCheckpoint(net, step, optimizer, rules, metadata, trained), "checkpoint");
+      path, SerializeCheckpoint(net, step, optimizer, rules, metadata, trained, aux), "checkpoint");
 }
 
 Checkpoint ParseCheckpoint(std::string_view bytes, const std::string& name,
@@ -242,16 +247,25 @@ Checkpoint ParseCheckpoint(std::string_view bytes, const std::string& name,
                       "checkpoint " + name + ": weights (" + s.config.Describe() + ")");
     if (!s.optimizer.empty()) {
       checkpoint.optimizer_state = DecodeTensors(s.optimizer, "checkpoint " + name + ": optimizer state");
-      // The trainer's own weights travel in the same section (SerializeCheckpoint).
+      // The trainer's own weights and the auxiliary heads' travel in the same section
+      // (SerializeCheckpoint).
       for (auto it = checkpoint.optimizer_state.begin(); it != checkpoint.optimizer_state.end();) {
-        if (it->first.rfind(kTrainedPrefix, 0) != 0) {
+        const bool is_trained = it->first.rfind(kTrainedPrefix, 0) == 0;
+        const bool is_aux = it->first.rfind(kAuxPrefix, 0) == 0;
+        if (!is_trained && !is_aux) {
           ++it;
           continue;
         }
-        checkpoint.trained_weights[it->first.substr(kTrainedPrefix.size())] = it->second;
+        if (is_trained) {
+          checkpoint.trained_weights[it->first.substr(kTrainedPrefix.size())] = it->second;
+        } else {
+          checkpoint.aux_weights[it->first.substr(kAuxPrefix.size())] = it->second;
+        }
         it = checkpoint.optimizer_state.erase(it);
       }
-      if (!checkpoint.trained_weights.empty()) TrainedNet(checkpoint, name);  // they must fit
+      // They must fit the configuration.
+      if (!checkpoint.trained_weights.empty()) TrainedNet(checkpoint, name);
+      if (!checkpoint.aux_weights.empty()) CheckpointAuxHeads(checkpoint, name);
     }
   } else {
     LoadLegacyWeights(s, name, checkpoint);
@@ -268,6 +282,14 @@ OthelloNet TrainedNet(const Checkpoint& checkpoint, const std::string& path) {
   LoadModuleTensors(*net, checkpoint.trained_weights,
                     "checkpoint " + path + ": trained weights (" + net->config().Describe() + ")");
   return net;
+}
+
+AuxHeads CheckpointAuxHeads(const Checkpoint& checkpoint, const std::string& path) {
+  AuxHeads aux(checkpoint.net->config());
+  LoadModuleTensors(*aux, checkpoint.aux_weights,
+                    "checkpoint " + path + ": auxiliary heads (" +
+                        checkpoint.net->config().Describe() + ")");
+  return aux;
 }
 
 void RestoreOptimizer(const Checkpoint& checkpoint, torch::optim::Optimizer& optimizer,

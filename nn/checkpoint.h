@@ -9,8 +9,9 @@
 // nn/rules_json.h's form, and the caller's keys).
 // Since version 4 the weights (every parameter and buffer by name) and the optimizer
 // state (nn/optimizer_state.h; with a moving average of the weights, also the trained
-// weights themselves as "trained/<name>") are in the project's own tensor encoding
-// (nn/tensor_io.h), so no LibTorch archive reader sees a file's bytes. Versions 1-3 held
+// weights themselves as "trained/<name>"; with auxiliary heads, nn/aux_heads.h, their
+// weights as "aux/<name>", their optimizer entries after the network's) are in the
+// project's own tensor encoding (nn/tensor_io.h), so no LibTorch archive reader sees a file's bytes. Versions 1-3 held
 // LibTorch archives there and are still read through LibTorch. The checksum covers
 // everything but its own field: CRC-32 (core/checksum.h) since version 3; versions 1 (no
 // metadata section) and 2 used 64-bit FNV-1a.
@@ -32,6 +33,7 @@
 #include <torch/torch.h>
 
 #include "core/rules.h"
+#include "nn/aux_heads.h"
 #include "nn/model.h"
 
 namespace othello::nn {
@@ -48,6 +50,9 @@ struct Checkpoint {
   // name as in the weights section, stored in the optimizer-state section under
   // "trained/" (empty otherwise). Whatever plays a checkpoint plays `net`.
   std::map<std::string, torch::Tensor> trained_weights;
+  // The auxiliary heads' weights (nn/aux_heads.h) of a run that trains them, by name, in
+  // the same section under "aux/" (empty otherwise). Nothing plays them.
+  std::map<std::string, torch::Tensor> aux_weights;
   std::string legacy_optimizer_archive;  // a LibTorch archive, from files before version 4
   nlohmann::json metadata = nlohmann::json::object();  // the caller's keys
 };
@@ -55,17 +60,18 @@ struct Checkpoint {
 // The bytes of a checkpoint of `net` (with the optimizer's state and the rules, if
 // given). `metadata` must be a JSON object; its "rules" key is reserved. `trained`: the
 // weights the trainer goes on from, when `net` is their average (Checkpoint::trained_weights).
+// `aux`: the auxiliary heads the trainer trains (Checkpoint::aux_weights).
 std::string SerializeCheckpoint(OthelloNet& net, std::int64_t step,
                                 torch::optim::Optimizer* optimizer = nullptr,
                                 const std::optional<core::Rules>& rules = std::nullopt,
                                 const nlohmann::json& metadata = nlohmann::json::object(),
-                                OthelloNet* trained = nullptr);
+                                OthelloNet* trained = nullptr, AuxHeads* aux = nullptr);
 // SerializeCheckpoint written to `path` atomically.
 void SaveCheckpoint(const std::string& path, OthelloNet& net, std::int64_t step,
                     torch::optim::Optimizer* optimizer = nullptr,
                     const std::optional<core::Rules>& rules = std::nullopt,
                     const nlohmann::json& metadata = nlohmann::json::object(),
-                    OthelloNet* trained = nullptr);
+                    OthelloNet* trained = nullptr, AuxHeads* aux = nullptr);
 
 // Reads a checkpoint; with `expected`, a different configuration is an error.
 Checkpoint LoadCheckpoint(const std::string& path,
@@ -77,6 +83,10 @@ Checkpoint ParseCheckpoint(std::string_view bytes, const std::string& name,
 // A network of the checkpoint's configuration holding its trained_weights (which must not
 // be empty); core::InputError naming `path` when they do not fit it.
 OthelloNet TrainedNet(const Checkpoint& checkpoint, const std::string& path);
+
+// Auxiliary heads for the checkpoint's configuration holding its aux_weights (which must
+// not be empty); core::InputError naming `path` when they do not fit it.
+AuxHeads CheckpointAuxHeads(const Checkpoint& checkpoint, const std::string& path);
 
 // Restores the optimizer state saved with a checkpoint (no-op when none was saved); a
 // state for another optimizer or network throws core::InputError naming `path`.

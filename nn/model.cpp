@@ -80,8 +80,14 @@ void OthelloNetImpl::InitWithoutBatchNorm() {
 }
 
 NetOutput OthelloNetImpl::forward(const torch::Tensor& input) {
+  torch::Tensor trunk;
+  return ForwardWithTrunk(input, trunk);
+}
+
+NetOutput OthelloNetImpl::ForwardWithTrunk(const torch::Tensor& input, torch::Tensor& trunk) {
   torch::Tensor x = torch::relu(Normalise(stem_bn_, stem_(input), batch_norm_));
   for (auto& block : blocks_) x = block(x);
+  trunk = x;
 
   NetOutput out;
   const torch::Tensor p = torch::relu(Normalise(policy_bn_, policy_conv_(x), batch_norm_));

@@ -53,6 +53,9 @@ class OthelloNetImpl : public torch::nn::Module {
  public:
   explicit OthelloNetImpl(const NetConfig& config);
   NetOutput forward(const torch::Tensor& input);
+  // The same, with the trunk's output (the last block's, [B, channels, N, N]) in `trunk`
+  // for the auxiliary heads (nn/aux_heads.h).
+  NetOutput ForwardWithTrunk(const torch::Tensor& input, torch::Tensor& trunk);
   const NetConfig& config() const { return config_; }
   // Batch statistics in training (the default), or fixed scales and biases (see above).
   void SetBatchNorm(bool on);

@@ -114,6 +114,9 @@ void ReadLossWeights(ConfigReader& r, nn::LossWeights& loss) {
   loss.value = Float(r, "train.loss.value", loss.value, 0, 100);
   loss.ownership = Float(r, "train.loss.ownership", loss.ownership, 0, 100);
   loss.disc_difference = Float(r, "train.loss.disc_difference", loss.disc_difference, 0, 100);
+  loss.soft_policy = Float(r, "train.loss.soft_policy", loss.soft_policy, 0, 100);
+  loss.reply_policy = Float(r, "train.loss.reply_policy", loss.reply_policy, 0, 100);
+  loss.short_term_value = Float(r, "train.loss.short_term_value", loss.short_term_value, 0, 100);
 }
 
 void ReadTrain(ConfigReader& r, TrainingConfig& c) {

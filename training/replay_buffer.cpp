@@ -97,9 +97,9 @@ void ReplayBuffer::LoadJournal() {
     InsertLocked(game.samples);
     if (!game.source.empty()) sources_.insert(game.source);
   }
-  // A torn tail (or a version 1 or 2 journal) is rewritten away before anything is
+  // A torn tail (or a journal in an older format) is rewritten away before anything is
   // appended.
-  if (journal.v1_or_v2 || journal.valid_bytes < bytes.size()) {
+  if (journal.old_format || journal.valid_bytes < bytes.size()) {
     core::WriteFileAtomically(JournalPath(), kept, "replay journal");
   }
   TrimLocked();

@@ -17,6 +17,15 @@ constexpr std::uint32_t kJournalVersion = 3;
 constexpr std::size_t kShardHeader = 8 + 4 + 4 + 8 + 8 + 8 + 8;
 constexpr std::size_t kJournalHeader = 8 + 4;
 constexpr std::size_t kV1RecordBytes = 347;  // shard and journal version 1's records
+constexpr std::size_t kV2RecordBytes = 352;  // shard version 2's, journals before version 3's
+                                             // records grew: Sample's first 352 bytes
+
+// The layouts of records a file may hold.
+enum class Layout { kV1, kV2, kCurrent };
+
+std::size_t RecordBytes(Layout layout) {
+  return layout == Layout::kV1 ? kV1RecordBytes : layout == Layout::kV2 ? kV2RecordBytes : sizeof(Sample);
+}
 
 using nn::Get;
 using nn::Put;
@@ -39,16 +48,16 @@ Sample SampleFromV1(const char* p) {
   return s;
 }
 
-// `count` records at `records` (Sample's layout, or version 1's with `v1_records`), each
-// checked.
-std::vector<Sample> ReadRecords(const char* records, std::size_t count, bool v1_records,
+// `count` records at `records` in `layout`, each converted to Sample's and checked.
+std::vector<Sample> ReadRecords(const char* records, std::size_t count, Layout layout,
                                 const std::string& what, int board_size) {
   std::vector<Sample> samples(count);
+  const std::size_t bytes = RecordBytes(layout);
   for (std::size_t i = 0; i < count; ++i) {
-    if (v1_records) {
-      samples[i] = SampleFromV1(records + i * kV1RecordBytes);
-    } else {
-      std::memcpy(&samples[i], records + i * sizeof(Sample), sizeof(Sample));
+    if (layout == Layout::kV1) {
+      samples[i] = SampleFromV1(records + i * bytes);
+    } else {  // version 2's records are the start of today's (no auxiliary targets)
+      std::memcpy(&samples[i], records + i * bytes, bytes);
     }
     if (auto why = CheckSample(samples[i], board_size)) {
       throw core::InputError(what + ": record " + std::to_string(i) + ": " + *why);
@@ -57,21 +66,20 @@ std::vector<Sample> ReadRecords(const char* records, std::size_t count, bool v1_
   return samples;
 }
 
-// Checks a shard's magic, version and record size (`fail` throws); true for version 1.
+// Checks a shard's magic, version and record size (`fail` throws); its records' layout.
 template <typename Fail>
-bool ShardIsV1(std::string_view bytes, const Fail& fail) {
+Layout ShardLayout(std::string_view bytes, const Fail& fail) {
   if (bytes.size() < kShardHeader || std::memcmp(bytes.data(), kShardMagic, 8) != 0) {
     fail("not a replay shard or truncated header");
   }
   const auto version = Get<std::uint32_t>(bytes, 8);
   const auto record = Get<std::uint32_t>(bytes, 12);
-  const bool v1 = version == 1;
-  const std::size_t record_bytes = v1 ? kV1RecordBytes : sizeof(Sample);
-  if ((version != 1 && version != kReplayVersion) || record != record_bytes) {
+  const Layout layout = version == 1 ? Layout::kV1 : version == 2 ? Layout::kV2 : Layout::kCurrent;
+  if (version < 1 || version > kReplayVersion || record != RecordBytes(layout)) {
     fail("format version " + std::to_string(version) + " with " + std::to_string(record) +
-         "-byte records; this build reads versions 1 and " + std::to_string(kReplayVersion));
+         "-byte records; this build reads versions 1 to " + std::to_string(kReplayVersion));
   }
-  return v1;
+  return layout;
 }
 
 // One journal entry: its header's fields, its records, and its size in bytes.
@@ -83,12 +91,13 @@ struct JournalEntryView {
   std::size_t bytes = 0;
 };
 
-// The entry at `pos` of a journal of `version`, or nullopt where the journal ends: at
-// its end, or at an entry torn by a kill or failing its checksum (the rest is dropped).
+// The entry at `pos` of a journal of `version` with records in `layout`, or nullopt where
+// the journal ends: at its end, or at an entry torn by a kill or failing its checksum (the
+// rest is dropped).
 std::optional<JournalEntryView> ReadJournalEntry(std::string_view bytes, std::size_t pos,
-                                                 std::uint32_t version) {
+                                                 std::uint32_t version, Layout layout) {
   const std::size_t entry_header = version == 1 ? 8 + 4 + 8 : version == 2 ? 8 + 4 + 4 : 8 + 4 + 4 + 4;
-  const std::size_t record_bytes = version == 1 ? kV1RecordBytes : sizeof(Sample);
+  const std::size_t record_bytes = RecordBytes(layout);
   if (bytes.size() - pos < entry_header) return std::nullopt;
   JournalEntryView entry;
   entry.seen_before = Get<std::uint64_t>(bytes, pos);
@@ -135,8 +144,8 @@ std::string SerializeShard(const Sample* samples, std::size_t count, std::uint64
 Shard ParseShard(std::string_view bytes, const std::string& name, int board_size) {
   const std::string what = "replay shard " + name;
   const auto fail = [&](const std::string& why) { throw core::InputError(what + ": " + why); };
-  const bool v1 = ShardIsV1(bytes, fail);
-  const std::size_t record_bytes = v1 ? kV1RecordBytes : sizeof(Sample);
+  const Layout layout = ShardLayout(bytes, fail);
+  const std::size_t record_bytes = RecordBytes(layout);
   const auto count = Get<std::uint64_t>(bytes, 16);
   Shard shard;
   shard.games = Get<std::uint64_t>(bytes, 24);
@@ -149,11 +158,11 @@ Shard ParseShard(std::string_view bytes, const std::string& name, int board_size
   }
   const std::string_view records = bytes.substr(kShardHeader);
   const bool sound =
-      v1 ? core::Fnv1a64(records.data(), records.size()) == sum
+      layout == Layout::kV1 ? core::Fnv1a64(records.data(), records.size()) == sum
          : core::Crc32(records, core::Crc32(bytes.substr(0, kShardHeader - 8))) == sum;
   if (!sound) fail("corrupted: checksum mismatch");
   if (count > shard.seen) fail("corrupted: more records than positions ever added");
-  shard.samples = ReadRecords(records.data(), count, v1, what, board_size);
+  shard.samples = ReadRecords(records.data(), count, layout, what, board_size);
   return shard;
 }
 
@@ -188,16 +197,22 @@ Journal ParseJournal(std::string_view bytes, const std::string& name, int board_
   } else if (std::memcmp(bytes.data(), kJournalMagicV2, 8) == 0) {
     version = 2;
   }
-  journal.v1_or_v2 = version != kJournalVersion;
-  if (version != 1 && Get<std::uint32_t>(bytes, 8) != sizeof(Sample)) {
-    throw core::InputError(what + ": " + std::to_string(Get<std::uint32_t>(bytes, 8)) +
-                           "-byte records; this build writes " + std::to_string(sizeof(Sample)));
+  // Version 2 and 3 journals say their record size: 352 bytes before the records grew.
+  Layout layout = Layout::kV1;
+  if (version != 1) {
+    const auto record = Get<std::uint32_t>(bytes, 8);
+    if (record != sizeof(Sample) && record != kV2RecordBytes) {
+      throw core::InputError(what + ": " + std::to_string(record) + "-byte records; this build reads " +
+                             std::to_string(kV2RecordBytes) + " and " + std::to_string(sizeof(Sample)));
+    }
+    layout = record == sizeof(Sample) ? Layout::kCurrent : Layout::kV2;
   }
+  journal.old_format = version != kJournalVersion || layout != Layout::kCurrent;
   journal.valid_bytes = version == 1 ? 0 : kJournalHeader;
-  while (const auto entry = ReadJournalEntry(bytes, journal.valid_bytes, version)) {
+  while (const auto entry = ReadJournalEntry(bytes, journal.valid_bytes, version, layout)) {
     journal.games.push_back(
         {entry->seen_before,
-         ReadRecords(entry->records.data(), entry->count, version == 1,
+         ReadRecords(entry->records.data(), entry->count, layout,
                      what + " game " + std::to_string(journal.games.size() + 1), board_size),
          std::string(entry->source)});
     journal.valid_bytes += entry->bytes;

@@ -2,13 +2,15 @@
 // The replay files (replay_buffer.h keeps them in replay/): shards of finished games'
 // records and the journal of games not yet in a shard. Records are sample.h's Sample.
 //
-// Shard, version 2: "OZRPLY01" | u32 version | u32 record size | u64 records | u64 games
+// Shard, version 3: "OZRPLY01" | u32 version | u32 record size | u64 records | u64 games
 // and u64 positions ever added when it was written | u64 CRC-32 (core/checksum.h) of
-// the header before this field and of the records | records.
-// Version 1 (read, converted): the same header, 64-bit FNV-1a of the records alone, and
-// 347-byte packed records that also held a search value (dropped).
+// the header before this field and of the records | records (560 bytes each).
+// Read and converted: version 2 (the same, with 352-byte records: today's first 352
+// bytes, no auxiliary targets) and version 1 (the same header, 64-bit FNV-1a of the
+// records alone, and 347-byte packed records that also held a search value, dropped).
 //
-// Journal, version 3: "OZJRNL03" | u32 record size, then one entry per finished game:
+// Journal, version 3: "OZJRNL03" | u32 record size (560; 352 in journals written before
+// the records grew, read and converted), then one entry per finished game:
 // u64 positions ever added before it | u32 records | u32 source bytes | u32 CRC-32 of
 // the entry's first 16 bytes, its source and its records | source | records. The
 // source names where a game came from (an actor's incoming shard, run_dir.h; empty for
@@ -31,7 +33,7 @@
 
 namespace othello::training {
 
-inline constexpr std::uint32_t kReplayVersion = 2;
+inline constexpr std::uint32_t kReplayVersion = 3;
 
 struct Shard {
   std::vector<Sample> samples;
@@ -53,8 +55,8 @@ struct JournalGame {
 struct Journal {
   std::vector<JournalGame> games;
   std::size_t valid_bytes = 0;  // the whole entries (a torn tail follows them)
-  bool v1_or_v2 = false;        // read from version 1 or 2: rewritten as version 3
-                                // before anything is appended
+  bool old_format = false;      // read from version 1 or 2, or with 352-byte records:
+                                // rewritten in today's format before anything is appended
 };
 
 std::string JournalHeader();

@@ -64,7 +64,8 @@ void Attempt(const std::string& what, Action&& action) {
 // The loss means of a report, as metrics.jsonl's "loss" object.
 nlohmann::json LossJson(const LossSums::Means& m) {
   return {{"total", m.total}, {"policy", m.policy}, {"value", m.value},
-          {"ownership", m.ownership}, {"disc_difference", m.disc_difference}};
+          {"ownership", m.ownership}, {"disc_difference", m.disc_difference},
+          {"auxiliary", m.auxiliary}};
 }
 
 // The configuration a rank runs: ranks other than 0 play no self-play (rank 0 and the
@@ -394,7 +395,13 @@ void Run::SyncRanks(std::int64_t step) {
   }
   nn::OthelloNet& net = trainer_->net();
   std::vector<torch::Tensor> state = net->parameters();
-  const std::vector<torch::Tensor> buffers = net->buffers();
+  std::vector<torch::Tensor> buffers = net->buffers();
+  if (nn::AuxHeads* aux = trainer_->aux_heads()) {  // fresh heads differ across ranks too
+    const std::vector<torch::Tensor> aux_parameters = (*aux)->parameters();
+    const std::vector<torch::Tensor> aux_buffers = (*aux)->buffers();
+    state.insert(state.end(), aux_parameters.begin(), aux_parameters.end());
+    buffers.insert(buffers.end(), aux_buffers.begin(), aux_buffers.end());
+  }
   state.insert(state.end(), buffers.begin(), buffers.end());
   {
     torch::NoGradGuard no_grad;
@@ -524,7 +531,8 @@ void Run::SaveCheckpoint(bool final) {
     buffer_->Flush();
     const std::string bytes =
         nn::SerializeCheckpoint(trainer_->published_net(), step, &trainer_->optimizer(),
-                                config_.rules, RunState(), trainer_->trained_net());
+                                config_.rules, RunState(), trainer_->trained_net(),
+                                trainer_->aux_heads());
     // The step's own copy first: latest.ckpt never names a step whose file is missing.
     if (!again) {
       core::WriteFileAtomically(dir_.checkpoint(step), bytes, "checkpoint");

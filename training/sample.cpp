@@ -38,10 +38,24 @@ std::optional<std::string> CheckSample(const Sample& s, int board_size) {
   const core::Bitboard board = (core::Bitboard{1} << area) - 1;
   const core::Bitboard player = Join(s.player), opponent = Join(s.opponent);
   if ((player & opponent) || ((player | opponent) & ~board)) return std::string("discs overlap or lie off the board");
-  if (s.has_policy > 1 || s.has_exact > 1) return std::string("flags other than 0 and 1");
+  if (s.has_policy > 1 || s.has_exact > 1 || s.has_reply > 1 || s.has_short_term > 1) {
+    return std::string("flags other than 0 and 1");
+  }
   if (s.wdl[0] + s.wdl[1] + s.wdl[2] != 65535) return std::string("value target does not sum to 65535");
   for (int i = area + 1; i <= core::kMaxSquares; ++i) {
     if (s.policy[i]) return std::string("policy target off the board");
+    if (s.reply_policy[i]) return std::string("reply policy target off the board");
+  }
+  if (!s.has_reply) {
+    for (std::uint16_t p : s.reply_policy) {
+      if (p) return std::string("reply policy target without its flag");
+    }
+  }
+  if (!s.has_short_term && (s.short_term[0] || s.short_term[1])) {
+    return std::string("short-term value target without its flag");
+  }
+  for (std::int16_t v : s.short_term) {
+    if (v < -32767) return std::string("short-term value target out of range");
   }
   for (int i = 0; i < core::kMaxSquares; ++i) {
     if (s.ownership[i] < -1 || s.ownership[i] > 1 || (i >= area && s.ownership[i])) {
@@ -51,6 +65,7 @@ std::optional<std::string> CheckSample(const Sample& s, int board_size) {
   if (std::abs(s.exact_score) > area || std::abs(s.final_margin) > area) {
     return std::string("margin larger than the board");
   }
+  if (s.reserved0) return std::string("reserved bytes not zero");
   for (std::uint8_t r : s.reserved) {
     if (r) return std::string("reserved bytes not zero");
   }
@@ -63,10 +78,12 @@ void TransformSample(Sample& sample, int symmetry) {
   Split(core::TransformBits(Join(sample.player), size, symmetry), sample.player);
   Split(core::TransformBits(Join(sample.opponent), size, symmetry), sample.opponent);
   auto policy = sample.policy;
+  auto reply = sample.reply_policy;
   auto ownership = sample.ownership;
   for (int sq = 0; sq < area; ++sq) {
     const int t = core::TransformSquare(sq, size, symmetry);
     sample.policy[t] = policy[sq];
+    sample.reply_policy[t] = reply[sq];
     sample.ownership[t] = ownership[sq];
   }
 }

@@ -172,6 +172,31 @@ std::vector<Sample> WeightBySurprise(const GameRecords& game, float share, core:
   return out;
 }
 
+void FillShortTermTargets(GameRecords& game, const core::Outcome& outcome) {
+  const std::size_t n = game.samples.size();
+  for (int h = 0; h < 2; ++h) {
+    const float keep = 1.0f - 1.0f / kShortTermHorizons[h];  // the weight of the later values
+    float later = 0;  // the target of record i + 1, for its mover
+    for (std::size_t i = n; i-- > 0;) {
+      Sample& s = game.samples[i];
+      const core::Color mover = game.movers[i];
+      const int result = s.has_exact ? s.exact_score : outcome.MarginFor(mover);
+      const float sign_of_result = result > 0 ? 1.0f : result < 0 ? -1.0f : 0.0f;
+      float target = sign_of_result;  // an exact value, or what follows the last record
+      if (!s.has_exact) {
+        const float search = game.search_wdl[3 * i] - game.search_wdl[3 * i + 2];
+        const float next = i + 1 == n                      ? sign_of_result
+                           : game.movers[i + 1] != mover ? -later
+                                                         : later;
+        target = (1 - keep) * search + keep * next;
+      }
+      later = target;
+      s.short_term[h] = static_cast<std::int16_t>(std::lround(std::clamp(target, -1.0f, 1.0f) * 32767));
+      s.has_short_term = 1;
+    }
+  }
+}
+
 void FillTargets(GameRecords& game, const core::Position& final_position,
                  const core::Outcome& outcome, float value_mix, float value_lambda) {
   const int area = final_position.squares();
@@ -209,7 +234,17 @@ void FillTargets(GameRecords& game, const core::Position& final_position,
     for (int sq = 0; sq < area; ++sq) {
       s.ownership[sq] = (own & core::Bit(sq)) ? 1 : (theirs & core::Bit(sq)) ? -1 : 0;
     }
+    // The opponent's reply: the next record's policy target, when the opponent moves next
+    // (not after its forced pass) and searched fully.
+    const bool reply = i + 1 < n && game.movers[i + 1] != mover && game.samples[i + 1].has_policy;
+    s.has_reply = reply ? 1 : 0;
+    if (reply) {
+      s.reply_policy = game.samples[i + 1].policy;
+    } else {
+      s.reply_policy.fill(0);
+    }
   }
+  FillShortTermTargets(game, outcome);
 }
 
 struct SelfPlayWorker::Game {

@@ -122,9 +122,18 @@ core::Outcome GameResult(const core::Position& final_position, const core::Rules
 // result from the mover's side (an exact score replaces it and is not mixed), or with
 // `value_lambda` below 1 the lambda-return over the later records' search values
 // (TD(lambda): 0 is the next record's search value, 1 the result), mixed with the
-// record's own search estimate by `value_mix`; ownership from the final discs.
+// record's own search estimate by `value_mix`; ownership from the final discs; the
+// opponent's reply policy (the next record's policy target, where the opponent moves next
+// and that record has one) and the short-term values (FillShortTermTargets).
 void FillTargets(GameRecords& game, const core::Position& final_position,
                  const core::Outcome& outcome, float value_mix, float value_lambda = 1.0f);
+
+// The short-term value targets (Sample::short_term): for each of kShortTermHorizons h,
+// from the last record back, (1/h) x the record's own search value (win - loss) + (1 -
+// 1/h) x the next record's target turned to this mover's side; the game's result (its
+// sign) follows the last record, and a record with an exact score has that score's sign.
+// FillTargets calls it.
+void FillShortTermTargets(GameRecords& game, const core::Outcome& outcome);
 
 // Where a worker's finished games go (called on the worker's thread).
 using SampleSink = std::function<void(const std::vector<Sample>& game)>;

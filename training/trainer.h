@@ -12,6 +12,10 @@
 // published to self-play, evaluated and saved as a checkpoint's `net` (played and
 // exported), while the optimiser goes on from the trained weights (saved beside it,
 // nn::Checkpoint::trained_weights), so a run resumes exactly.
+// Where a loss weight of the auxiliary heads is above 0 (nn/aux_heads.h: soft policy,
+// reply policy, short-term values), the trainer also trains those heads on the trunk's
+// features (one optimiser over the network's parameters, then theirs); checkpoints keep
+// them (aux_heads()), and nothing else sees them.
 // Thread safety: one thread drives a Trainer; net(), published_net() and optimizer() are
 // its own, to be read (checkpoints, publishing to self-play) by that thread between steps.
 #include <functional>
@@ -20,6 +24,7 @@
 
 #include <torch/torch.h>
 
+#include "nn/aux_heads.h"
 #include "nn/checkpoint.h"
 #include "nn/loss.h"
 #include "nn/mixed_precision.h"
@@ -33,8 +38,10 @@ struct Minibatch {
   nn::TrainingTargets targets;
 };
 
-// Tensors for `samples` (all of one board size) on `device`.
-Minibatch Collate(const std::vector<Sample>& samples, const torch::Device& device);
+// Tensors for `samples` (all of one board size) on `device`; with `aux`, the auxiliary
+// heads' targets too.
+Minibatch Collate(const std::vector<Sample>& samples, const torch::Device& device,
+                  bool aux = false);
 
 // The learning rate at `step`: a linear warm-up over warmup_steps (from base/warmup to
 // base), then constant, or cosine from base down to 5% of it over lr_schedule_steps
@@ -49,6 +56,7 @@ class LossSums {
  public:
   struct Means {
     double total = 0, policy = 0, value = 0, ownership = 0, disc_difference = 0;
+    double auxiliary = 0;  // the auxiliary heads' weighted loss (0 without them)
     int steps = 0;
   };
   void Add(const nn::LossTerms& terms);
@@ -56,7 +64,7 @@ class LossSums {
   Means Read();
 
  private:
-  torch::Tensor sums_;  // [5] on the training device; undefined before the first Add
+  torch::Tensor sums_;  // [6] on the training device; undefined before the first Add
   int steps_ = 0;
 };
 
@@ -85,6 +93,8 @@ class Trainer {
   nn::OthelloNet& published_net() { return average_ ? average_ : net_; }
   // The trained weights to save beside a published average (nullptr without one).
   nn::OthelloNet* trained_net() { return average_ ? &net_ : nullptr; }
+  // The auxiliary heads, or nullptr without them (to be saved with a checkpoint).
+  nn::AuxHeads* aux_heads() { return aux_ ? &aux_ : nullptr; }
   torch::optim::Optimizer& optimizer() { return *optimizer_; }
   const torch::Device& device() const { return device_; }
   // The forward pass's compute type: kFloat32 (no autocast), kBFloat16 or kFloat16.
@@ -93,6 +103,7 @@ class Trainer {
 
  private:
   void UpdateAverage();  // after an optimiser step
+  std::vector<torch::Tensor> Parameters();  // the network's, then the auxiliary heads'
 
   const TrainingConfig config_;
   torch::Device device_;
@@ -100,6 +111,7 @@ class Trainer {
   nn::GradScaler scaler_;  // enabled for fp16 only
   nn::OthelloNet net_{nullptr};
   nn::OthelloNet average_{nullptr};  // train.ema_steps > 0: the moving average
+  nn::AuxHeads aux_{nullptr};        // a loss weight of the auxiliary heads above 0
   std::unique_ptr<torch::optim::Optimizer> optimizer_;
   std::int64_t step_ = 0;
   double run_fraction_ = 0;

@@ -22,7 +22,10 @@ int Version(const std::string& bytes) {
 void Reseal(std::string& bytes) {
   const int version = bytes.size() < 8 ? 1 : Version(bytes);
   const std::size_t entry_header = version == 3 ? 20 : version == 2 ? 16 : 20;
-  const std::size_t record = version == 1 ? 347 : sizeof(othello::training::Sample);
+  // Versions 2 and 3 name their record size: 352 bytes before the auxiliary targets.
+  std::uint32_t named = 0;
+  if (version != 1 && bytes.size() >= 12) std::memcpy(&named, bytes.data() + 8, 4);
+  const std::size_t record = version == 1 ? 347 : named == 352 ? 352 : sizeof(othello::training::Sample);
   std::size_t pos = version == 1 ? 0 : 12;
   while (bytes.size() >= pos + entry_header) {
     std::uint32_t count, source = 0;

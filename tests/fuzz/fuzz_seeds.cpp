@@ -57,6 +57,12 @@ std::vector<training::Sample> Samples(int size, int count) {
     s.has_exact = i % 2;
     s.exact_score = static_cast<std::int8_t>(i % 2 ? 4 : 0);
     s.final_margin = -6;
+    if (i > 0) {  // the auxiliary heads' targets
+      s.has_reply = 1;
+      s.reply_policy[area] = 65535;
+      s.has_short_term = 1;
+      s.short_term[0] = -12000, s.short_term[1] = 32767;
+    }
     samples.push_back(s);
   }
   return samples;
@@ -135,6 +141,26 @@ void ReplaySeeds(const fs::path& shards, const fs::path& journals) {
   Put(v1, std::uint64_t{2});
   Put(v1, core::Fnv1a64(v1_records.data(), v1_records.size()));
   Write(shards, "shard-v1.bin", v1 + v1_records);
+
+  // Version 2's 352-byte records (today's first 352 bytes, no auxiliary targets).
+  std::string v2_records;
+  for (const auto& s : Samples(8, 1)) v2_records.append(reinterpret_cast<const char*>(&s), 352);
+  std::string v2("OZRPLY01", 8);
+  Put(v2, std::uint32_t{2});
+  Put(v2, std::uint32_t{352});
+  Put(v2, std::uint64_t{1});
+  Put(v2, std::uint64_t{1});
+  Put(v2, std::uint64_t{1});
+  Put(v2, static_cast<std::uint64_t>(core::Crc32(v2_records, core::Crc32(v2))));
+  Write(shards, "shard-v2.bin", v2 + v2_records);
+  std::string small("OZJRNL03", 8);
+  Put(small, std::uint32_t{352});
+  std::string entry;
+  Put(entry, std::uint64_t{0});
+  Put(entry, std::uint32_t{1});
+  Put(entry, std::uint32_t{0});
+  Put(entry, core::Crc32(v2_records, core::Crc32(std::string_view(), core::Crc32(entry))));
+  Write(journals, "journal-352.bin", small + entry + v2_records);
 
   std::string journal = training::JournalHeader();
   journal += training::JournalEntry(Samples(6, 2), 10);

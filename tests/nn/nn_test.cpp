@@ -1,6 +1,7 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <cstdio>
 #include <cstring>
 #include <filesystem>
@@ -141,6 +142,62 @@ TEST(Model, TinyNetOverfitsAFixedBatch) {
     last = loss.policy.item<float>() + loss.value.item<float>();
   }
   EXPECT_LT(last, 0.1f) << "initial loss " << first;
+}
+
+TEST(AuxHeads, ReadTheTrunkOnEveryBoardSize) {
+  OthelloNet net(Tiny());
+  AuxHeads aux(Tiny());
+  net->eval();
+  aux->eval();
+  torch::NoGradGuard no_grad;
+  for (int size : {6, 8, 10}) {
+    torch::Tensor trunk;
+    const torch::Tensor input = Encode(RandomPositions(3, size, 2));
+    const NetOutput out = net->ForwardWithTrunk(input, trunk);
+    EXPECT_TRUE(torch::equal(out.policy_logits, net->forward(input).policy_logits));
+    const AuxOutput a = aux->forward(trunk);
+    EXPECT_EQ(a.soft_policy_logits.sizes(), (std::vector<long>{3, size * size + 1}));
+    EXPECT_EQ(a.reply_policy_logits.sizes(), (std::vector<long>{3, size * size + 1}));
+    EXPECT_EQ(a.short_term.sizes(), (std::vector<long>{3, 2}));
+    EXPECT_LE(a.short_term.abs().max().item<float>(), 1.0f);
+  }
+}
+
+TEST(AuxHeads, TheSoftPolicyFlattensTheTarget) {
+  const torch::Tensor policy = torch::tensor({{0.0f, 0.0625f, 0.9375f}, {0.0f, 0.0f, 0.0f}});
+  const torch::Tensor soft = SoftPolicyTarget(policy);
+  // 0.0625^0.25 = 0.5, 0.9375^0.25 = 0.98399: renormalised 0.33695 and 0.66305.
+  EXPECT_NEAR(soft[0][0].item<float>(), 0.0f, 1e-6);
+  EXPECT_NEAR(soft[0][1].item<float>(), 0.5f / 1.48399f, 1e-4);
+  EXPECT_NEAR(soft[0][2].item<float>(), 0.98399f / 1.48399f, 1e-4);
+  EXPECT_EQ(soft[1].sum().item<float>(), 0.0f);  // no target: stays zero
+}
+
+// Each term counts only where its target is valid, and only with a weight above 0.
+TEST(AuxHeads, TheLossWeighsOnlyValidTargets) {
+  AuxOutput out;
+  out.soft_policy_logits = torch::zeros({2, 3});
+  out.reply_policy_logits = torch::zeros({2, 3});
+  out.short_term = torch::tensor({{0.5f, 0.5f}, {0.0f, 0.0f}});
+  TrainingTargets t;
+  t.policy = torch::tensor({{1.0f, 0.0f, 0.0f}, {0.0f, 1.0f, 0.0f}});
+  t.policy_weight = torch::tensor({1.0f, 0.0f});
+  t.reply_policy = torch::tensor({{0.0f, 0.0f, 1.0f}, {1.0f, 0.0f, 0.0f}});
+  t.reply_weight = torch::tensor({0.0f, 1.0f});
+  t.short_term = torch::tensor({{1.0f, -0.5f}, {0.9f, 0.9f}});
+  t.short_term_weight = torch::tensor({1.0f, 0.0f});
+  LossWeights w;
+  EXPECT_FALSE(w.aux_heads());
+  EXPECT_EQ(ComputeAuxLoss(out, t, w).item<float>(), 0.0f);
+  w.soft_policy = 1;  // uniform logits over 3: ln 3 for the one valid row
+  EXPECT_NEAR(ComputeAuxLoss(out, t, w).item<float>(), std::log(3.0f), 1e-5);
+  w = LossWeights{};
+  w.reply_policy = 2;
+  EXPECT_NEAR(ComputeAuxLoss(out, t, w).item<float>(), 2 * std::log(3.0f), 1e-5);
+  w = LossWeights{};
+  w.short_term_value = 1;  // row 0: (0.25 + 1) / 2
+  EXPECT_NEAR(ComputeAuxLoss(out, t, w).item<float>(), 0.625f, 1e-6);
+  EXPECT_TRUE(w.aux_heads());
 }
 
 TEST(Checkpoint, RoundTripGivesIdenticalOutputsAndState) {

@@ -30,7 +30,8 @@ TEST(TrainingConfig, ReadsEverySectionAndOverrides) {
       "network:\n  blocks: 2\n  channels: 16\n"
       "train:\n  batch_size: 64\n  optimizer: adamw\n  loss:\n    ownership: 0.3\n"
       "search:\n  full_visits: 100\n  gumbel: true\n",
-      "test.yaml", {"train.batch_size=32", "run.minutes=1.5"});
+      "test.yaml", {"train.batch_size=32", "run.minutes=1.5", "train.loss.reply_policy=0.15",
+                    "train.loss.soft_policy=8", "train.loss.short_term_value=0.5"});
   EXPECT_EQ(c.rules.size, 6);
   EXPECT_EQ(c.rules.start, core::StartKind::kRandom);
   EXPECT_EQ(c.search.rules.size, 6);
@@ -38,6 +39,10 @@ TEST(TrainingConfig, ReadsEverySectionAndOverrides) {
   EXPECT_EQ(c.batch_size, 32);
   EXPECT_EQ(c.optimizer, Optimizer::kAdamW);
   EXPECT_FLOAT_EQ(c.loss.ownership, 0.3f);
+  EXPECT_FLOAT_EQ(c.loss.reply_policy, 0.15f);
+  EXPECT_FLOAT_EQ(c.loss.soft_policy, 8.0f);
+  EXPECT_FLOAT_EQ(c.loss.short_term_value, 0.5f);
+  EXPECT_TRUE(c.loss.aux_heads());
   EXPECT_EQ(c.search.full_visits, 100u);
   EXPECT_TRUE(c.search.gumbel);
   EXPECT_DOUBLE_EQ(c.minutes, 1.5);

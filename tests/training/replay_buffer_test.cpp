@@ -1,8 +1,9 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
-#include <filesystem>
 #include <cstring>
+#include <filesystem>
+#include <optional>
 #include <fstream>
 
 #include "core/checksum.h"
@@ -165,6 +166,21 @@ TEST(ReplayBuffer, RecordsThatAreNotPositionsOfTheRunAreRefused) {
   s = game[0];
   s.wdl[1] = 1;
   refused(s, "does not sum to 65535");
+  s = game[0];
+  s.reply_policy[19] = 65535;
+  refused(s, "reply policy target without its flag");
+  s.has_reply = 1;
+  s.reply_policy[70] = 1;
+  refused(s, "reply policy target off the board");
+  s = game[0];
+  s.short_term[1] = 100;
+  refused(s, "short-term value target without its flag");
+  s.has_short_term = 1;
+  s.short_term[0] = -32768;
+  refused(s, "short-term value target out of range");
+  s = game[0];
+  s.has_reply = 2;
+  refused(s, "flags other than 0 and 1");
   // Header sizes that do not match the bytes.
   std::string lying = shard;
   const std::uint64_t count = ~0ull / 2;
@@ -186,6 +202,24 @@ std::string V1Record(const Sample& s) {
   r.append(reinterpret_cast<const char*>(s.policy.data()), 202);
   r.append(reinterpret_cast<const char*>(s.ownership.data()), 100);
   return r;
+}
+
+// Opens `dir`, which holds a shard and a journal of Game(4, 3) each in an older format:
+// both read back with their targets (and no auxiliary ones), and a game is appended to
+// the rewritten journal.
+void ExpectOldGamesConverted(const std::string& dir, const WindowConfig& window) {
+  ReplayBuffer buffer(dir, window);
+  EXPECT_EQ(buffer.size(), 8u);
+  EXPECT_EQ(buffer.games(), 2u);
+  core::Rng rng(1);
+  const Sample drawn = buffer.Draw(1, rng, false)[0];
+  EXPECT_EQ(drawn.exact_score, 3);
+  EXPECT_EQ(drawn.policy[19], 65535);
+  EXPECT_EQ(drawn.ownership[0], 1);
+  EXPECT_EQ(drawn.wdl[0], 65535);
+  EXPECT_EQ(drawn.has_reply, 0);
+  EXPECT_EQ(drawn.has_short_term, 0);
+  buffer.Add(Game(4, 4));
 }
 
 TEST(ReplayBuffer, VersionOneShardsAndJournalsAreConverted) {
@@ -210,18 +244,7 @@ TEST(ReplayBuffer, VersionOneShardsAndJournalsAreConverted) {
   put(journal, core::Fnv1a64(records.data(), records.size()));
   WriteAll(std::filesystem::path(dir) / "journal.bin", journal + records);
   WindowConfig window;
-  {
-    ReplayBuffer buffer(dir, window);
-    EXPECT_EQ(buffer.size(), 8u);
-    EXPECT_EQ(buffer.games(), 2u);
-    core::Rng rng(1);
-    const Sample drawn = buffer.Draw(1, rng, false)[0];
-    EXPECT_EQ(drawn.exact_score, 3);
-    EXPECT_EQ(drawn.policy[19], 65535);
-    EXPECT_EQ(drawn.ownership[0], 1);
-    EXPECT_EQ(drawn.wdl[0], 65535);
-    buffer.Add(Game(4, 4));  // appended to the rewritten (version 3) journal
-  }
+  ExpectOldGamesConverted(dir, window);
   EXPECT_EQ(ReadAll(std::filesystem::path(dir) / "journal.bin").substr(0, 8), "OZJRNL03");
   ReplayBuffer again(dir, window);
   EXPECT_EQ(again.size(), 12u);
@@ -248,20 +271,27 @@ TEST(ReplayBuffer, TheCountsSurviveAWindowWhollyInTheJournal) {
   EXPECT_EQ(again.size(), 100u);
 }
 
+// Records as they were before the auxiliary targets: the first 352 bytes of today's.
+std::string V2Records(const std::vector<Sample>& game) {
+  std::string records;
+  for (const Sample& s : game) records.append(reinterpret_cast<const char*>(&s), 352);
+  return records;
+}
+
 // A version 2 journal: "OZJRNL02" | u32 record size | entries u64 | u32 | u32 CRC | records.
 TEST(ReplayBuffer, VersionTwoJournalsAreConverted) {
   const std::string dir = TempDir("journal_v2");
   std::filesystem::create_directories(dir);
   const auto put = [](std::string& out, auto v) { out.append(reinterpret_cast<const char*>(&v), sizeof v); };
   std::string journal("OZJRNL02", 8);
-  put(journal, static_cast<std::uint32_t>(sizeof(Sample)));
+  put(journal, std::uint32_t{352});
   std::uint64_t seen = 0;
   for (int tag : {5, 6}) {
     const std::vector<Sample> game = Game(3, tag);
     std::string entry;
     put(entry, seen);
     put(entry, std::uint32_t{3});
-    const std::string records(reinterpret_cast<const char*>(game.data()), 3 * sizeof(Sample));
+    const std::string records = V2Records(game);
     put(entry, core::Crc32(records, core::Crc32(entry)));
     journal += entry + records;
     seen += 3;
@@ -278,6 +308,51 @@ TEST(ReplayBuffer, VersionTwoJournalsAreConverted) {
   ReplayBuffer again(dir, window);
   EXPECT_EQ(again.games(), 3u);
   EXPECT_EQ(again.seen(), 8u);
+}
+
+// Shards of version 2 and version 3 journals written before the records grew hold
+// 352-byte records: they are read with no auxiliary targets, and the journal is
+// rewritten with today's records before anything is appended.
+TEST(ReplayBuffer, RecordsWithoutAuxiliaryTargetsAreConverted) {
+  const std::string dir = TempDir("records_352");
+  std::filesystem::create_directories(dir);
+  const auto put = [](std::string& out, auto v) { out.append(reinterpret_cast<const char*>(&v), sizeof v); };
+  const std::string records = V2Records(Game(4, 3));
+  std::string shard("OZRPLY01", 8);
+  put(shard, std::uint32_t{2});
+  put(shard, std::uint32_t{352});
+  put(shard, std::uint64_t{4});
+  put(shard, std::uint64_t{1});  // games
+  put(shard, std::uint64_t{4});  // positions ever added
+  put(shard, static_cast<std::uint64_t>(core::Crc32(records, core::Crc32(shard))));
+  WriteAll(std::filesystem::path(dir) / "shard-000000.bin", shard + records);
+  std::string journal("OZJRNL03", 8);
+  put(journal, std::uint32_t{352});
+  std::string entry;
+  put(entry, std::uint64_t{4});
+  put(entry, std::uint32_t{4});
+  put(entry, std::uint32_t{0});  // no source
+  put(entry, core::Crc32(records, core::Crc32(std::string_view(), core::Crc32(entry))));
+  WriteAll(std::filesystem::path(dir) / "journal.bin", journal + entry + records);
+  WindowConfig window;
+  ExpectOldGamesConverted(dir, window);
+  const std::string rewritten = ReadAll(std::filesystem::path(dir) / "journal.bin");
+  std::uint32_t record_bytes = 0;
+  std::memcpy(&record_bytes, rewritten.data() + 8, 4);
+  EXPECT_EQ(record_bytes, sizeof(Sample));
+  ReplayBuffer again(dir, window);
+  EXPECT_EQ(again.size(), 12u);
+  EXPECT_EQ(again.games(), 3u);
+  // A record size neither today's nor the old one is refused with the file's name.
+  std::string odd("OZJRNL03", 8);
+  put(odd, std::uint32_t{400});
+  WriteAll(std::filesystem::path(dir) / "journal.bin", odd);
+  try {
+    ReplayBuffer broken(dir, window);
+    ADD_FAILURE() << "a journal of 400-byte records was read";
+  } catch (const core::InputError& e) {
+    EXPECT_THAT(e.what(), ::testing::HasSubstr("journal.bin: 400-byte records"));
+  }
 }
 
 TEST(ReplayJournal, EntriesKeepTheirSources) {
@@ -405,11 +480,15 @@ TEST(ReplayBuffer, DamagedShardsAreReported) {
 
 TEST(ReplayBuffer, SymmetryAugmentationMovesTargetsWithTheDiscs) {
   Sample s = Game(1, 0)[0];
+  s.has_reply = 1;
+  s.reply_policy[18] = 65535;  // c3
+  ASSERT_EQ(CheckSample(s, 8), std::nullopt);
   for (int sym = 0; sym < 8; ++sym) {
     Sample t = s;
     TransformSample(t, sym);
     const int d3 = core::TransformSquare(19, 8, sym), a1 = core::TransformSquare(0, 8, sym);
     EXPECT_EQ(t.policy[d3], 65535);
+    EXPECT_EQ(t.reply_policy[core::TransformSquare(18, 8, sym)], 65535);
     EXPECT_EQ(t.ownership[a1], 1);
     EXPECT_EQ(t.ToPosition().LegalMoves() & core::Bit(d3), core::Bit(d3));
   }

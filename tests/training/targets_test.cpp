@@ -114,6 +114,58 @@ TEST(SelfPlayTargets, TheLambdaReturnBlendsTheLaterSearchValues) {
   EXPECT_NEAR(exact.samples[0].wdl[2], 0.8f * kOne, 1);
 }
 
+// The opponent's reply: the next record's policy target, where the opponent moves next
+// and searched fully.
+TEST(SelfPlayTargets, TheReplyPolicyIsTheOpponentsNextTarget) {
+  const core::Outcome outcome = GameResult(Final(), core::Rules{}, std::nullopt);
+  // Black, white, white again (black passed), black (a fast search: no policy target).
+  GameRecords game = Records({core::Color::kBlack, core::Color::kWhite, core::Color::kWhite,
+                              core::Color::kBlack},
+                             0.5f, 0.0f, 0.5f);
+  for (int i = 0; i < 3; ++i) {
+    game.samples[i].has_policy = 1;
+    game.samples[i].policy[i] = kOne;
+  }
+  FillTargets(game, Final(), outcome, 0);
+  EXPECT_EQ(game.samples[0].has_reply, 1);
+  EXPECT_EQ(game.samples[0].reply_policy, game.samples[1].policy);
+  EXPECT_EQ(game.samples[1].has_reply, 0);  // white moves again: no reply
+  EXPECT_EQ(game.samples[2].has_reply, 0);  // black's record has no policy target
+  EXPECT_EQ(game.samples[3].has_reply, 0);  // the last
+  for (int i = 1; i < 4; ++i) {
+    EXPECT_EQ(game.samples[i].reply_policy[0] + game.samples[i].reply_policy[1], 0) << i;
+  }
+}
+
+// Short-term values: (1/h) x the record's search value + (1 - 1/h) x the next target from
+// this mover's side, the result after the last record, exact scores as they are.
+TEST(SelfPlayTargets, ShortTermValuesAverageTheLaterSearchValues) {
+  const core::Outcome outcome = GameResult(Final(), core::Rules{}, std::nullopt);  // black wins
+  const std::vector<core::Color> movers = {core::Color::kBlack, core::Color::kWhite,
+                                           core::Color::kBlack};
+  GameRecords game = Records(movers, 0.6f, 0.1f, 0.3f);  // every search value 0.3
+  FillTargets(game, Final(), outcome, 0);
+  ASSERT_EQ(kShortTermHorizons[0], 4.0f);
+  ASSERT_EQ(kShortTermHorizons[1], 12.0f);
+  // h 4: 0.25 x 0.3 + 0.75 x 1 = 0.825; 0.075 - 0.75 x 0.825; 0.075 + 0.75 x 0.54375.
+  // h 12: 0.025 + 11/12 = 0.941667; 0.025 - 11/12 x 0.941667; 0.025 + 11/12 x 0.838194.
+  const float expected[3][2] = {{0.4828125f, 0.793345f}, {-0.54375f, -0.838194f}, {0.825f, 0.941667f}};
+  for (int i = 0; i < 3; ++i) {
+    EXPECT_EQ(game.samples[i].has_short_term, 1);
+    for (int h = 0; h < 2; ++h) {
+      EXPECT_NEAR(game.samples[i].short_term[h] / 32767.0, expected[i][h], 1e-4) << i << " " << h;
+    }
+  }
+  GameRecords exact = Records(movers, 0.6f, 0.1f, 0.3f);
+  exact.samples[1].has_exact = 1;
+  exact.samples[1].exact_score = 4;  // white wins under perfect play
+  FillTargets(exact, Final(), outcome, 0);
+  EXPECT_EQ(exact.samples[1].short_term[0], 32767);
+  EXPECT_EQ(exact.samples[1].short_term[1], 32767);
+  EXPECT_NEAR(exact.samples[0].short_term[0] / 32767.0, 0.075 - 0.75, 1e-4);
+  for (const Sample& s : exact.samples) EXPECT_EQ(CheckSample(s, 0), std::nullopt);
+}
+
 TEST(PolicySurprise, IsTheKlDivergenceOfTheTargetFromThePrior) {
   mcts::SearchResult r;
   r.children = {{0, 10, 0.5f, 0}, {1, 0, 0.5f, 0}};

@@ -214,12 +214,13 @@ TEST(Precision, LossSumsAverageTheStepsSinceTheLastRead) {
   EXPECT_EQ(sums.Read().steps, 0);
   for (double v : {1.0, 3.0}) {
     const torch::Tensor t = torch::full({}, v);
-    sums.Add({t, t * 2, t, t, t});
+    sums.Add({t, t * 2, t, t, t, t * 3});
   }
   const LossSums::Means means = sums.Read();
   EXPECT_EQ(means.steps, 2);
   EXPECT_DOUBLE_EQ(means.total, 2.0);
   EXPECT_DOUBLE_EQ(means.policy, 4.0);
+  EXPECT_DOUBLE_EQ(means.auxiliary, 6.0);
   EXPECT_EQ(sums.Read().steps, 0);
 }
 
@@ -381,6 +382,112 @@ TEST(WeightAverage, TrainedWeightsOfAnotherNetworkAreRefused) {
     ADD_FAILURE() << "trained weights of another shape were accepted";
   } catch (const core::InputError& e) {
     EXPECT_NE(std::string(e.what()).find("mixed.ckpt: trained weights"), std::string::npos) << e.what();
+  }
+}
+
+// Samples with the auxiliary heads' targets: the reply is the highest legal square's
+// one-hot, the short-term values the value target's sign and half of it.
+std::vector<Sample> AuxSamples(int count, std::uint64_t seed) {
+  std::vector<Sample> samples = TeacherSamples(count, seed);
+  for (Sample& s : samples) {
+    const core::Bitboard legal = s.ToPosition().LegalMoves();
+    s.has_reply = 1;
+    s.reply_policy[legal ? 63 - __builtin_clzll(static_cast<std::uint64_t>(legal)) : 64] = 65535;
+    const int sign = s.wdl[0] ? 1 : s.wdl[2] ? -1 : 0;
+    s.has_short_term = 1;
+    s.short_term[0] = static_cast<std::int16_t>(sign * 32767);
+    s.short_term[1] = static_cast<std::int16_t>(sign * 16383);
+  }
+  return samples;
+}
+
+std::vector<torch::Tensor> AuxWeights(nn::AuxHeads& aux) {
+  std::vector<torch::Tensor> out;
+  for (auto& [name, tensor] : nn::ModuleTensors(*aux)) out.push_back(tensor.detach().clone());
+  return out;
+}
+
+TrainingConfig AuxConfig() {
+  TrainingConfig config = SmallCpuConfig("fp32");
+  config.loss.soft_policy = 1;
+  config.loss.reply_policy = 0.5f;
+  config.loss.short_term_value = 1;
+  return config;
+}
+
+TEST(AuxiliaryHeads, TheTrainerLearnsThemAndNothingElseSeesThem) {
+  torch::manual_seed(7);
+  TrainingConfig plain = SmallCpuConfig("fp32");
+  nn::OthelloNet net(plain.net);
+  Trainer without = TrainerOn(net, plain);
+  EXPECT_EQ(without.aux_heads(), nullptr);
+  EXPECT_EQ(without.Step(AuxSamples(16, 1)).auxiliary.item<float>(), 0.0f);
+
+  Trainer trainer = TrainerOn(net, AuxConfig());
+  ASSERT_NE(trainer.aux_heads(), nullptr);
+  const std::vector<Sample> batch = AuxSamples(32, 2);
+  float first = 0, last = 0;
+  for (int step = 0; step < 60; ++step) {
+    const nn::LossTerms loss = trainer.Step(batch);
+    EXPECT_NEAR(loss.total.item<float>(),
+                loss.policy.item<float>() + loss.value.item<float>() +
+                    0.15f * loss.ownership.item<float>() + 0.5f * loss.disc_difference.item<float>() +
+                    loss.auxiliary.item<float>(),
+                1e-4);
+    (step == 0 ? first : last) = loss.auxiliary.item<float>();
+  }
+  EXPECT_GT(first, 0.0f);
+  EXPECT_LT(last, 0.6f * first);
+  // The published network is the plain one: its tensors are the network's alone.
+  EXPECT_EQ(Weights(trainer.published_net()).size(), Weights(net).size());
+}
+
+// A checkpoint keeps the heads and their optimizer state: a trainer made from it goes on
+// exactly as the first; a run that stops training them drops them.
+TEST(AuxiliaryHeads, ACheckpointResumesThemExactly) {
+  torch::manual_seed(8);
+  const TrainingConfig config = AuxConfig();
+  nn::OthelloNet net(config.net);
+  Trainer first = TrainerOn(net, config);
+  const std::vector<Sample> samples = AuxSamples(64, 3);
+  const std::vector<Sample> batch_a(samples.begin(), samples.begin() + 32);
+  const std::vector<Sample> batch_b(samples.begin() + 32, samples.end());
+  first.Step(batch_a);
+  const std::string bytes =
+      nn::SerializeCheckpoint(first.published_net(), first.step(), &first.optimizer(), std::nullopt,
+                              nlohmann::json::object(), first.trained_net(), first.aux_heads());
+  const nn::Checkpoint saved = nn::ParseCheckpoint(bytes, "aux.ckpt");
+  EXPECT_FALSE(saved.aux_weights.empty());
+  for (const auto& [name, tensor] : saved.optimizer_state) {
+    EXPECT_EQ(name.rfind("aux/", 0), std::string::npos) << name;  // split off
+  }
+  Trainer second(config, saved, "aux.ckpt");
+  ASSERT_NE(second.aux_heads(), nullptr);
+  ExpectSameWeights(AuxWeights(*second.aux_heads()), AuxWeights(*first.aux_heads()), "heads resumed");
+  first.Step(batch_b);
+  second.Step(batch_b);
+  ExpectSameWeights(Weights(second.net()), Weights(first.net()), "after a step: the network");
+  ExpectSameWeights(AuxWeights(*second.aux_heads()), AuxWeights(*first.aux_heads()),
+                    "after a step: the heads");
+
+  Trainer third(SmallCpuConfig("fp32"), nn::ParseCheckpoint(bytes, "aux.ckpt"), "aux.ckpt");
+  EXPECT_EQ(third.aux_heads(), nullptr);
+  EXPECT_TRUE(std::isfinite(third.Step(batch_b).total.item<float>()));
+}
+
+TEST(AuxiliaryHeads, HeadsOfAnotherNetworkAreRefused) {
+  TrainingConfig config = SmallCpuConfig("fp32");
+  nn::OthelloNet net(config.net);
+  nn::NetConfig other_config = config.net;
+  other_config.channels = 8;
+  nn::AuxHeads other(other_config);
+  const std::string bytes = nn::SerializeCheckpoint(net, 1, nullptr, std::nullopt,
+                                                    nlohmann::json::object(), nullptr, &other);
+  try {
+    nn::ParseCheckpoint(bytes, "mixed.ckpt");
+    ADD_FAILURE() << "auxiliary heads of another shape were accepted";
+  } catch (const core::InputError& e) {
+    EXPECT_NE(std::string(e.what()).find("mixed.ckpt: auxiliary heads"), std::string::npos) << e.what();
   }
 }
 
