@@ -1,5 +1,8 @@
 #include "nn/model.h"
 
+#include <stdexcept>
+#include <string>
+
 #include "nn/encoding.h"
 
 namespace othello::nn {
@@ -79,6 +82,8 @@ void OthelloNetImpl::InitWithoutBatchNorm() {
   for (auto& block : blocks_) block->ZeroResidual();
 }
 
+void OthelloNetImpl::ZeroResidual(int block) { blocks_.at(block)->ZeroResidual(); }
+
 NetOutput OthelloNetImpl::forward(const torch::Tensor& input) {
   torch::Tensor trunk;
   return ForwardWithTrunk(input, trunk);
@@ -110,6 +115,29 @@ OthelloNet CloneNet(OthelloNet& net) {
   const auto source_buffers = net->named_buffers(), target_buffers = copy->named_buffers();
   for (const auto& item : source_buffers) target_buffers[item.key()].copy_(item.value());
   return copy;
+}
+
+OthelloNet GrowNet(OthelloNet& net, int blocks) {
+  NetConfig config = net->config();
+  if (blocks < config.blocks) {
+    throw std::invalid_argument("GrowNet: " + std::to_string(blocks) + " blocks is fewer than the net's " +
+                                std::to_string(config.blocks));
+  }
+  const int old_blocks = config.blocks;
+  config.blocks = blocks;
+  OthelloNet grown(config);
+  grown->SetBatchNorm(net->batch_norm());
+  torch::NoGradGuard no_grad;
+  auto target = grown->named_parameters();
+  for (const auto& item : net->named_parameters()) {
+    target[item.key()].copy_(item.value().to(torch::kCPU));
+  }
+  auto target_buffers = grown->named_buffers();
+  for (const auto& item : net->named_buffers()) {
+    target_buffers[item.key()].copy_(item.value().to(torch::kCPU));
+  }
+  for (int i = old_blocks; i < blocks; ++i) grown->ZeroResidual(i);
+  return grown;
 }
 
 }  // namespace othello::nn

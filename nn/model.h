@@ -63,6 +63,8 @@ class OthelloNetImpl : public torch::nn::Module {
   // A fresh net's initialisation for training without batch norm: every block's residual
   // branch starts at zero.
   void InitWithoutBatchNorm();
+  // Block `block`'s residual branch starts at zero: the block is the identity (GrowNet).
+  void ZeroResidual(int block);
 
  private:
   NetConfig config_;
@@ -89,5 +91,11 @@ torch::Tensor GlobalPool(const torch::Tensor& x);
 
 // A deep copy of `net` (weights and buffers) with the same configuration.
 OthelloNet CloneNet(OthelloNet& net);
+
+// `net` with `blocks` residual blocks (at least its own): its weights and buffers, and
+// new blocks at the end of the tower whose residual branches start at zero (SkipInit), so
+// that the grown net computes what `net` does, in training and in inference. The new net
+// has `net`'s batch-norm mode; it lives on the CPU until moved.
+OthelloNet GrowNet(OthelloNet& net, int blocks);
 
 }  // namespace othello::nn

@@ -105,7 +105,7 @@ bool Actor::PollModel() {
   std::optional<nn::Checkpoint> model = LoadNewer(&path);
   if (!model) return model_step_ >= 0;
   // A configuration that does not fit the run's models cannot get better by waiting.
-  if (model->net->config() != config_.net) {
+  if (!IsRunNet(config_, model->net->config())) {
     throw core::InputError("model " + path +
                            ": its network is not the one of this actor's configuration "
                            "(network.*); an actor needs the run's configuration");

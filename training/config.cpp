@@ -45,6 +45,15 @@ void ReadNetwork(ConfigReader& r, nn::NetConfig& net) {
   net.value_hidden = r.Int("network.value_hidden", net.value_hidden, 4, 1024);
 }
 
+void ReadGrowth(ConfigReader& r, TrainingConfig& c) {
+  c.grow_blocks = r.Int("network.grow_blocks", c.grow_blocks, 0, 64);
+  c.grow_at = r.Double("network.grow_at", c.grow_at, 0, 1);
+  if (c.grow_blocks > 0 && c.net.blocks + c.grow_blocks > 64) {
+    Reject(r, "network.grow_blocks", std::to_string(c.grow_blocks),
+           "network.blocks + network.grow_blocks is above 64");
+  }
+}
+
 void ReadSelfPlay(ConfigReader& r, TrainingConfig& c) {
   c.selfplay_threads = r.IntOrAuto("selfplay.threads", c.selfplay_threads, 0, 1024);
   c.games_per_thread = r.Int("selfplay.games_per_thread", c.games_per_thread, 1, 65536);
@@ -201,6 +210,11 @@ TrainingConfig Read(ConfigReader& r, const std::vector<std::string>& overrides) 
   ReadInference(r, c.inference);
   ReadEval(r, c);
   ReadRun(r, c);
+  ReadGrowth(r, c);
+  if (c.grow_blocks > 0 && c.minutes <= 0) {
+    Reject(r, "network.grow_blocks", std::to_string(c.grow_blocks),
+           "growing the net at network.grow_at of the run needs run.minutes");
+  }
   if (c.lr_schedule == LrSchedule::kCosine && c.lr_schedule_steps == 0 && c.minutes <= 0 &&
       c.steps <= 0) {
     Reject(r, "train.lr_schedule_steps", "0",
@@ -211,6 +225,16 @@ TrainingConfig Read(ConfigReader& r, const std::vector<std::string>& overrides) 
 }
 
 }  // namespace
+
+nn::NetConfig GrownNet(const TrainingConfig& config) {
+  nn::NetConfig grown = config.net;
+  grown.blocks += config.grow_blocks;
+  return grown;
+}
+
+bool IsRunNet(const TrainingConfig& config, const nn::NetConfig& net) {
+  return net == config.net || (config.grow_blocks > 0 && net == GrownNet(config));
+}
 
 TrainingConfig LoadTrainingConfig(const std::string& path,
                                   const std::vector<std::string>& overrides) {

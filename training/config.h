@@ -63,9 +63,21 @@ inline nn::EvaluatorOptions SelfPlayInferenceDefaults() {
   return inference;
 }
 
+struct TrainingConfig;
+
+// The network a run ends with: config.net, with grow_blocks more blocks.
+nn::NetConfig GrownNet(const TrainingConfig& config);
+// Whether `net` is a network of this run: config.net, or GrownNet when it grows.
+bool IsRunNet(const TrainingConfig& config, const nn::NetConfig& net);
+
 struct TrainingConfig {
   core::Rules rules = TrainingRulesDefaults();  // game.*
   nn::NetConfig net;  // network.*
+  // network.grow_blocks, network.grow_at: once grow_at of run.minutes is trained, the
+  // trainer appends grow_blocks residual blocks to the tower, each starting as the
+  // identity, so the network's outputs do not change (nn::GrowNet); 0: never.
+  int grow_blocks = 0;
+  double grow_at = 0.5;
 
   // selfplay.*: threads x games in flight per thread, leaves per game per round.
   // threads kAutoThreads (`auto`): sized to the machine (SizedForMachine); 0: a learner

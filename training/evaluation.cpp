@@ -10,6 +10,7 @@
 #include "nn/checkpoint.h"
 #include "nn/evaluator.h"
 #include "nn/model_loader.h"
+#include "training/trainer.h"
 #include "training/run_dir.h"
 
 namespace othello::training {
@@ -149,7 +150,7 @@ std::vector<arena::ArenaPlayer> CheckpointEvaluation::Players(
                            : std::vector<core::GgfRecord>{};
   for (const auto& [earlier, path] : EarlierCheckpoints(RunDir(run_dir_).checkpoints(), step,
                                                         config_.eval_previous, records)) {
-    nn::Checkpoint checkpoint = nn::LoadCheckpoint(path.string(), config_.net);
+    nn::Checkpoint checkpoint = LoadRunCheckpoint(config_, path.string());
     players.push_back(arena::SearchArenaPlayer(
         StepName(earlier), nn::MakeEvaluator(checkpoint.net, config_.rules, earlier, inference),
         search));

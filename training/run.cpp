@@ -160,6 +160,8 @@ class Run {
 
   // ---- Checkpoints and evaluations, the leader's.
   void SaveCheckpoint(bool final = false);  // final: at the end of the session
+  // Grows the trainer's network once network.grow_at of the run is trained.
+  void MaybeGrow();
   // Publishes the checkpoint just saved to self-play and actors: without gating at once
   // (after its evaluation when one is due); with gating only when it is evaluated and
   // passes.
@@ -279,6 +281,7 @@ Run::Action Run::Decide(const std::atomic<bool>& stop, double trained) {
 
 void Run::LeaderStep() {
   if (config_.minutes > 0) trainer_->SetRunFraction(run_fraction_);
+  MaybeGrow();
   TrainOneStep();
   const std::int64_t step = trainer_->step();
   if (step % config_.checkpoint_every == 0) {
@@ -288,6 +291,16 @@ void Run::LeaderStep() {
   } else if (step % config_.publish_every == 0 && config_.eval_gate == 0) {
     PublishModel(trainer_->published_net(), step);
   }
+}
+
+void Run::MaybeGrow() {
+  if (config_.grow_blocks == 0 || run_fraction_ < config_.grow_at) return;
+  const int blocks = GrownNet(config_).blocks;
+  if (trainer_->net()->config().blocks >= blocks) return;
+  trainer_->Grow(blocks);
+  log_ << (interactive_ ? "\r" : "") << "step " << trainer_->step() << ": the network grew to "
+       << blocks << " blocks (network.grow_blocks, at " << config_.grow_at << " of the run)"
+       << (interactive_ ? "\033[K\n" : "\n");
 }
 
 void Run::Follow(const std::atomic<bool>& stop) {
@@ -323,6 +336,7 @@ Run::Action Run::HearLeader() {
 
 void Run::FollowerStep() {
   if (config_.minutes > 0) trainer_->SetRunFraction(run_fraction_);
+  MaybeGrow();
   FollowReplay();
   TrainOneStep();
   // Rank 0 checkpoints and may evaluate for minutes: wait without a collective.
@@ -354,6 +368,10 @@ void Run::LogThreads() {
 }
 
 void Run::JoinGroup() {
+  if (config_.grow_blocks > 0) {
+    throw core::InputError(
+        "network.grow_blocks: growing the network is not supported in data-parallel training");
+  }
   log_ << "data-parallel rank " << distributed_.rank << " of " << distributed_.world_size
        << ": joining at " << distributed_.master_addr << ":" << distributed_.master_port << "\n";
   group_ = std::make_unique<DataParallel>(distributed_,
@@ -423,7 +441,7 @@ void Run::PrepareDirectory() {
 nn::Checkpoint Run::LoadLatest() {
   const fs::path latest = dir_.latest_checkpoint();
   if (!fs::exists(latest)) return {};
-  nn::Checkpoint checkpoint = nn::LoadCheckpoint(latest.string(), config_.net);
+  nn::Checkpoint checkpoint = LoadRunCheckpoint(config_, latest.string());
   if (checkpoint.rules) {
     if (auto mismatch = core::RulesMismatch(*checkpoint.rules, config_.rules)) {
       throw core::InputError("checkpoint " + latest.string() + ": " + *mismatch +
@@ -476,7 +494,7 @@ void Run::StartSelfPlay() {
 void Run::PublishFirstModel() {
   const fs::path best = dir_.best_checkpoint();
   if (config_.eval_gate > 0 && fs::exists(best)) {
-    nn::Checkpoint gated = nn::LoadCheckpoint(best.string(), config_.net);
+    nn::Checkpoint gated = LoadRunCheckpoint(config_, best.string());
     PublishModel(gated.net, gated.step);
   } else {
     PublishModel(trainer_->published_net(), trainer_->step());

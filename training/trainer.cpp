@@ -5,9 +5,11 @@
 #include <map>
 #include <string>
 
+#include "core/error.h"
 #include "core/fault.h"
 #include "nn/encoding.h"
 #include "nn/inference.h"
+#include "nn/optimizer_state.h"
 #include "nn/tensor_io.h"
 
 namespace othello::training {
@@ -202,6 +204,53 @@ std::vector<torch::Tensor> Trainer::Parameters() {
     parameters.insert(parameters.end(), aux.begin(), aux.end());
   }
   return parameters;
+}
+
+std::vector<std::string> Trainer::ParameterNames() {
+  std::vector<std::string> names;
+  for (const auto& item : net_->named_parameters()) names.push_back(item.key());
+  if (aux_) {
+    for (const auto& item : aux_->named_parameters()) names.push_back("aux." + item.key());
+  }
+  return names;
+}
+
+void Trainer::Grow(int blocks) {
+  const std::vector<std::string> before = ParameterNames();
+  const nn::NamedTensors state = nn::OptimizerTensors(*optimizer_);
+  net_ = nn::GrowNet(net_, blocks);
+  net_->to(device_);
+  if (average_) {
+    average_ = nn::GrowNet(average_, blocks);
+    average_->to(device_);
+    average_->eval();
+  }
+  // The optimiser's state is by parameter index: the new blocks come before the heads,
+  // so every entry moves to its parameter's new index.
+  const std::vector<std::string> after = ParameterNames();
+  std::map<std::string, std::size_t> index_after;
+  for (std::size_t i = 0; i < after.size(); ++i) index_after[after[i]] = i;
+  std::map<std::string, torch::Tensor> moved;
+  for (const auto& [name, tensor] : state) {  // "<optimizer>/<index>/<field>"
+    const std::size_t a = name.find('/'), b = name.find('/', a + 1);
+    const std::size_t index = std::stoul(name.substr(a + 1, b - a - 1));
+    moved[name.substr(0, a) + "/" + std::to_string(index_after.at(before.at(index))) + name.substr(b)] =
+        tensor;
+  }
+  optimizer_ = MakeOptimizer(config_, Parameters());
+  nn::LoadOptimizerTensors(*optimizer_, moved, "the grown network's optimizer");
+}
+
+nn::Checkpoint LoadRunCheckpoint(const TrainingConfig& config, const std::string& path) {
+  if (config.grow_blocks == 0) return nn::LoadCheckpoint(path, config.net);
+  nn::Checkpoint checkpoint = nn::LoadCheckpoint(path);
+  const nn::NetConfig& net = checkpoint.net->config();
+  if (!IsRunNet(config, net)) {
+    throw core::InputError("checkpoint " + path + ": network configuration differs: " +
+                           net.Difference(config.net) + ", and from the grown network (" +
+                           GrownNet(config).Describe() + ")");
+  }
+  return checkpoint;
 }
 
 double Trainer::LearningRate() const { return LearningRateAt(config_, step_, run_fraction_); }

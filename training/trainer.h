@@ -43,6 +43,10 @@ struct Minibatch {
 Minibatch Collate(const std::vector<Sample>& samples, const torch::Device& device,
                   bool aux = false);
 
+// Reads a checkpoint of this run: its network must be config.net or, in a run that grows
+// it (network.grow_blocks), the grown one; otherwise core::InputError naming `path`.
+nn::Checkpoint LoadRunCheckpoint(const TrainingConfig& config, const std::string& path);
+
 // The learning rate at `step`: a linear warm-up over warmup_steps (from base/warmup to
 // base), then constant, or cosine from base down to 5% of it over lr_schedule_steps
 // (and 5% after that).
@@ -86,6 +90,11 @@ class Trainer {
   using GradientHook = std::function<void(const std::vector<torch::Tensor>& parameters)>;
   void SetGradientHook(GradientHook hook) { gradient_hook_ = std::move(hook); }
 
+  // Appends residual blocks up to `blocks` to the trained network (and to its average),
+  // each starting as the identity (nn::GrowNet): the outputs do not change, and the
+  // optimiser keeps every earlier parameter's state (network.grow_blocks).
+  void Grow(int blocks);
+
   std::int64_t step() const { return step_; }
   // The weights the optimiser trains.
   nn::OthelloNet& net() { return net_; }
@@ -104,6 +113,7 @@ class Trainer {
  private:
   void UpdateAverage();  // after an optimiser step
   std::vector<torch::Tensor> Parameters();  // the network's, then the auxiliary heads'
+  std::vector<std::string> ParameterNames();  // the same order ("aux." before the heads')
 
   const TrainingConfig config_;
   torch::Device device_;

@@ -45,3 +45,24 @@ if(NOT rc EQUAL 0 OR NOT out MATCHES "\n\\| `train.batch_size` \\| `128` \\| 1..
    NOT out MATCHES "\n\\| `selfplay.threads` \\| `auto` \\| auto, 0..1024 \\|\n")
   message(FATAL_ERROR "othello-zero config (${rc}) did not list the keys:\n${out}")
 endif()
+
+# network.grow_blocks: the run grows its net part-way, and resumes from the grown net.
+set(grow_run ${WORK}/train_cli_grow)
+file(REMOVE_RECURSE ${grow_run})
+set(grow ${EXE} train --config ${WORK}/train_tiny.yaml --run-dir ${grow_run}
+    --set network.grow_blocks=1 --set network.grow_at=0.3)
+execute_process(COMMAND ${grow} --set run.minutes=0.15 OUTPUT_VARIABLE out ERROR_VARIABLE err
+                RESULT_VARIABLE rc)
+if(NOT rc EQUAL 0 OR NOT err MATCHES "step [0-9]+: the network grew to 2 blocks")
+  message(FATAL_ERROR "the run did not grow its network (${rc}):\n${out}\n${err}")
+endif()
+execute_process(COMMAND ${grow} --set run.minutes=0.2 OUTPUT_VARIABLE out ERROR_VARIABLE err
+                RESULT_VARIABLE rc)
+if(NOT rc EQUAL 0 OR NOT err MATCHES "resuming .* from step [0-9]+\n" OR err MATCHES "grew")
+  message(FATAL_ERROR "the grown run did not resume (${rc}):\n${out}\n${err}")
+endif()
+execute_process(COMMAND ${EXE} export ${grow_run}/checkpoints/latest.ckpt -o ${WORK}/grown.ozm
+                OUTPUT_VARIABLE out ERROR_VARIABLE err RESULT_VARIABLE rc)
+if(NOT rc EQUAL 0 OR NOT "${out}${err}" MATCHES "blocks=2 ")
+  message(FATAL_ERROR "the grown run's checkpoint is not the grown net (${rc}):\n${out}\n${err}")
+endif()

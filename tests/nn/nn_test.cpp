@@ -144,6 +144,50 @@ TEST(Model, TinyNetOverfitsAFixedBatch) {
   EXPECT_LT(last, 0.1f) << "initial loss " << first;
 }
 
+// The grown net computes what the small one did, in inference and with batch statistics,
+// with or without batch norm; its new blocks then learn.
+TEST(Model, AGrownNetComputesWhatTheSmallOneDid) {
+  torch::manual_seed(3);
+  for (bool batch_norm : {true, false}) {
+    OthelloNet net(Tiny());
+    net->SetBatchNorm(batch_norm);
+    {  // running statistics away from 0 and 1, as after training
+      torch::NoGradGuard no_grad;
+      for (auto& item : net->named_buffers()) {
+        if (item.key().find("running_mean") != std::string::npos) item.value().uniform_(-0.5, 0.5);
+        if (item.key().find("running_var") != std::string::npos) item.value().uniform_(0.5, 2.0);
+      }
+    }
+    OthelloNet grown = GrowNet(net, Tiny().blocks + 2);
+    EXPECT_EQ(grown->config().blocks, Tiny().blocks + 2);
+    EXPECT_EQ(grown->batch_norm(), batch_norm);
+    const torch::Tensor input = Encode(RandomPositions(8, 8, 4));
+    for (bool train : {false, true}) {
+      net->train(train);
+      grown->train(train);
+      torch::NoGradGuard no_grad;
+      const NetOutput a = net->forward(input), b = grown->forward(input);
+      EXPECT_TRUE(torch::allclose(a.policy_logits, b.policy_logits, 1e-5, 1e-6)) << train;
+      EXPECT_TRUE(torch::allclose(a.wdl_logits, b.wdl_logits, 1e-5, 1e-6)) << train;
+      EXPECT_TRUE(torch::allclose(a.ownership, b.ownership, 1e-5, 1e-6)) << train;
+    }
+    grown->train();
+    ComputeLoss(grown->forward(input), [&] {
+      TrainingTargets t;
+      t.policy = torch::full({8, 65}, 1.0f / 65);
+      t.policy_weight = torch::ones({8});
+      t.wdl = torch::full({8, 3}, 1.0f / 3);
+      t.ownership = torch::zeros({8, 64});
+      t.disc_difference = torch::zeros({8});
+      return t;
+    }()).total.backward();
+    const std::string last = "block" + std::to_string(Tiny().blocks + 1) + ".bn2.weight";
+    EXPECT_GT(grown->named_parameters()[last].grad().abs().sum().item<float>(), 0.0f);
+  }
+  OthelloNet net(Tiny());
+  EXPECT_THROW(GrowNet(net, Tiny().blocks - 1), std::invalid_argument);
+}
+
 TEST(AuxHeads, ReadTheTrunkOnEveryBoardSize) {
   OthelloNet net(Tiny());
   AuxHeads aux(Tiny());

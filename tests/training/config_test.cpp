@@ -48,6 +48,24 @@ TEST(TrainingConfig, ReadsEverySectionAndOverrides) {
   EXPECT_DOUBLE_EQ(c.minutes, 1.5);
 }
 
+TEST(TrainingConfig, GrowingTheNetworkNeedsTheRunsLength) {
+  const TrainingConfig c = ParseTrainingConfig(
+      "network:\n  blocks: 3\n  grow_blocks: 2\n  grow_at: 0.4\nrun:\n  minutes: 60\n", "test.yaml", {});
+  EXPECT_EQ(c.grow_blocks, 2);
+  EXPECT_DOUBLE_EQ(c.grow_at, 0.4);
+  EXPECT_EQ(GrownNet(c).blocks, 5);
+  EXPECT_TRUE(IsRunNet(c, c.net));
+  EXPECT_TRUE(IsRunNet(c, GrownNet(c)));
+  nn::NetConfig four = c.net;
+  four.blocks = 4;
+  EXPECT_FALSE(IsRunNet(c, four));
+  EXPECT_THAT(ErrorOf("network:\n  grow_blocks: 2\nrun:\n  minutes: 0\n  steps: 100\n"),
+              HasSubstr("network.grow_blocks '2': growing the net at network.grow_at of the run needs run.minutes"));
+  EXPECT_THAT(ErrorOf("network:\n  blocks: 60\n  grow_blocks: 8\nrun:\n  minutes: 9\n"),
+              HasSubstr("network.blocks + network.grow_blocks is above 64"));
+  EXPECT_THAT(ErrorOf("network:\n  grow_at: 1.5\n"), HasSubstr("network.grow_at '1.5'"));
+}
+
 TEST(TrainingConfig, ErrorsNameTheKeyTheValueAndTheFile) {
   EXPECT_THAT(ErrorOf("train:\n  batch_sise: 64\n"),
               HasSubstr("config test.yaml: unknown key train.batch_sise (line 2)"));

@@ -4,6 +4,8 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <map>
+#include <string>
 #include <utility>
 #include <vector>
 
@@ -14,6 +16,7 @@
 #include "core/rng.h"
 #include "nn/checkpoint.h"
 #include "nn/mixed_precision.h"
+#include "nn/optimizer_state.h"
 #include "nn/tensor_io.h"
 #include "tests/training/teacher_samples.h"
 #include "training/trainer.h"
@@ -489,6 +492,83 @@ TEST(AuxiliaryHeads, HeadsOfAnotherNetworkAreRefused) {
   } catch (const core::InputError& e) {
     EXPECT_NE(std::string(e.what()).find("mixed.ckpt: auxiliary heads"), std::string::npos) << e.what();
   }
+}
+
+// SGD's momentum buffers by parameter name: the network's, then "aux." and the heads'.
+std::map<std::string, torch::Tensor> MomentumByName(Trainer& trainer) {
+  std::vector<std::string> names;
+  for (const auto& item : trainer.net()->named_parameters()) names.push_back(item.key());
+  if (nn::AuxHeads* aux = trainer.aux_heads()) {
+    for (const auto& item : (*aux)->named_parameters()) names.push_back("aux." + item.key());
+  }
+  std::map<std::string, torch::Tensor> out;
+  for (const auto& [entry, tensor] : nn::OptimizerTensors(trainer.optimizer())) {
+    const std::size_t a = entry.find('/'), b = entry.find('/', a + 1);
+    out[names.at(std::stoul(entry.substr(a + 1, b - a - 1)))] = tensor.clone();
+  }
+  return out;
+}
+
+// Growing keeps every earlier parameter's optimiser state (moved past the new blocks),
+// the outputs, and the heads and average alongside; a checkpoint of either size belongs
+// to the run, another does not.
+TEST(GrowingTheNetwork, KeepsTheOutputsAndTheOptimiserState) {
+  torch::manual_seed(9);
+  TrainingConfig config = AuxConfig();
+  config.ema_steps = 5;
+  config.grow_blocks = 2;
+  config.minutes = 10;
+  nn::OthelloNet net(config.net);
+  Trainer trainer = TrainerOn(net, config);
+  const std::vector<Sample> samples = AuxSamples(64, 5);
+  trainer.Step(std::vector<Sample>(samples.begin(), samples.begin() + 32));
+  const std::map<std::string, torch::Tensor> momentum = MomentumByName(trainer);
+  const torch::Tensor input = Collate(samples, torch::kCPU).input;
+  trainer.published_net()->eval();
+  const torch::Tensor before = trainer.published_net()->forward(input).policy_logits.detach();
+  trainer.Grow(config.net.blocks + 2);
+  EXPECT_EQ(trainer.net()->config().blocks, config.net.blocks + 2);
+  EXPECT_EQ(trainer.published_net()->config().blocks, config.net.blocks + 2);
+  trainer.published_net()->eval();
+  EXPECT_TRUE(torch::allclose(trainer.published_net()->forward(input).policy_logits, before, 1e-5, 1e-6));
+  const std::map<std::string, torch::Tensor> grown = MomentumByName(trainer);
+  EXPECT_EQ(grown.size(), momentum.size() + 0u);  // the new blocks have no state yet
+  for (const auto& [name, buffer] : momentum) {
+    ASSERT_TRUE(grown.count(name)) << name;
+    EXPECT_TRUE(torch::equal(grown.at(name), buffer)) << name;
+  }
+  EXPECT_EQ(trainer.optimizer().param_groups()[0].params().size(),
+            trainer.net()->parameters().size() + (*trainer.aux_heads())->parameters().size());
+  EXPECT_TRUE(std::isfinite(
+      trainer.Step(std::vector<Sample>(samples.begin() + 32, samples.end())).total.item<float>()));
+
+  // Checkpoints: the grown size and the starting size are the run's, a third is not.
+  const std::string dir = ::testing::TempDir();
+  const std::string grown_path = dir + "/grown.ckpt", small_path = dir + "/small.ckpt",
+                    other_path = dir + "/other.ckpt";
+  nn::SaveCheckpoint(grown_path, trainer.published_net(), trainer.step());
+  nn::SaveCheckpoint(small_path, net, 1);
+  nn::NetConfig other_config = config.net;
+  other_config.blocks += 1;
+  nn::OthelloNet other(other_config);
+  nn::SaveCheckpoint(other_path, other, 1);
+  EXPECT_EQ(LoadRunCheckpoint(config, grown_path).net->config().blocks, config.net.blocks + 2);
+  EXPECT_EQ(LoadRunCheckpoint(config, small_path).net->config().blocks, config.net.blocks);
+  try {
+    LoadRunCheckpoint(config, other_path);
+    ADD_FAILURE() << "a checkpoint of another network was read as the run's";
+  } catch (const core::InputError& e) {
+    EXPECT_NE(std::string(e.what()).find("other.ckpt: network configuration differs"), std::string::npos)
+        << e.what();
+  }
+  TrainingConfig fixed = config;
+  fixed.grow_blocks = 0;
+  EXPECT_THROW(LoadRunCheckpoint(fixed, grown_path), core::InputError);
+  Trainer resumed(config, LoadRunCheckpoint(config, grown_path), grown_path);
+  EXPECT_EQ(resumed.net()->config().blocks, config.net.blocks + 2);
+  std::remove(grown_path.c_str());
+  std::remove(small_path.c_str());
+  std::remove(other_path.c_str());
 }
 
 }  // namespace
