@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <map>
+#include <optional>
 #include <string>
 
 #include "core/error.h"
@@ -103,20 +104,30 @@ nn::NetOutput ToFloat(const nn::NetOutput& output) {
           output.ownership.to(torch::kFloat32), output.disc_difference.to(torch::kFloat32)};
 }
 
+// An optimizer-state entry's name, "<optimizer>/<index>/<field>" (nn/optimizer_state.h),
+// split; nullopt for any other form.
+struct EntryName {
+  std::string optimizer;
+  std::size_t index = 0;
+  std::string field;
+};
+std::optional<EntryName> SplitEntryName(const std::string& name) {
+  const std::size_t a = name.find('/');
+  const std::size_t b = a == std::string::npos ? a : name.find('/', a + 1);
+  if (b == std::string::npos || b == a + 1 || b - a - 1 > 6) return std::nullopt;
+  const std::string index = name.substr(a + 1, b - a - 1);
+  if (index.find_first_not_of("0123456789") != std::string::npos) return std::nullopt;
+  return EntryName{name.substr(0, a), std::stoul(index), name.substr(b + 1)};
+}
+
 // `state` without the entries of parameters from index `count` on (an optimizer state
-// saved with auxiliary heads, for a trainer without them).
+// saved with auxiliary heads, for a trainer without them). Names of another form are left
+// for RestoreOptimizer to refuse.
 std::map<std::string, torch::Tensor> FirstParameters(std::map<std::string, torch::Tensor> state,
                                                      std::size_t count) {
   for (auto it = state.begin(); it != state.end();) {
-    const std::string& name = it->first;  // "<optimizer>/<index>/<field>"
-    const std::size_t a = name.find('/');
-    const std::size_t b = a == std::string::npos ? a : name.find('/', a + 1);
-    const std::string index = b == std::string::npos ? "" : name.substr(a + 1, b - a - 1);
-    // Names that are not of that form are left for RestoreOptimizer to refuse.
-    const bool later = !index.empty() && index.size() <= 6 &&
-                       index.find_first_not_of("0123456789") == std::string::npos &&
-                       std::stoull(index) >= count;
-    it = later ? state.erase(it) : std::next(it);
+    const std::optional<EntryName> entry = SplitEntryName(it->first);
+    it = entry && entry->index >= count ? state.erase(it) : std::next(it);
   }
   return state;
 }
@@ -231,11 +242,10 @@ void Trainer::Grow(int blocks) {
   std::map<std::string, std::size_t> index_after;
   for (std::size_t i = 0; i < after.size(); ++i) index_after[after[i]] = i;
   std::map<std::string, torch::Tensor> moved;
-  for (const auto& [name, tensor] : state) {  // "<optimizer>/<index>/<field>"
-    const std::size_t a = name.find('/'), b = name.find('/', a + 1);
-    const std::size_t index = std::stoul(name.substr(a + 1, b - a - 1));
-    moved[name.substr(0, a) + "/" + std::to_string(index_after.at(before.at(index))) + name.substr(b)] =
-        tensor;
+  for (const auto& [name, tensor] : state) {
+    const EntryName entry = SplitEntryName(name).value();  // OptimizerTensors' own names
+    moved[entry.optimizer + "/" + std::to_string(index_after.at(before.at(entry.index))) + "/" +
+          entry.field] = tensor;
   }
   optimizer_ = MakeOptimizer(config_, Parameters());
   nn::LoadOptimizerTensors(*optimizer_, moved, "the grown network's optimizer");
