@@ -37,6 +37,7 @@ class Checker {
 
   PerfectPlayReport Run() {
     PerfectPlayReport report;
+    report.optimal_replies = options_.optimal_replies;
     FindStart(report);
     start_empties_ = report.start_empties;
     for (const core::Color colour : {core::Color::kBlack, core::Color::kWhite}) {
@@ -98,10 +99,21 @@ class Checker {
       return;
     }
     if (position.side_to_move() != stats.colour) {
+      const core::Color other = position.side_to_move();
+      std::optional<int> keep;  // with optimal replies: the other side's value to keep
+      if (options_.optimal_replies && position.EmptyCount() <= start_empties_) {
+        keep = ValueFor(position, other);
+        if (!keep) ++stats.unproven;
+      }
       core::Bitboard moves = position.LegalMoves();
       while (moves && !stopped_) {
         const core::Square reply = core::LowestSquare(moves);
         moves &= moves - 1;
+        if (keep) {
+          const std::optional<int> value = ValueFor(position.Play(reply), other);
+          if (!value) ++stats.unproven;
+          if (value && *value < *keep) continue;  // a perfect opponent never plays it
+        }
         Play(game, reply);
         Walk(game, stats, report);
         game.Undo();
@@ -230,7 +242,10 @@ std::string FormatPerfectPlay(const PerfectPlayReport& report) {
   for (const PerfectPlayColour& c : report.colours) {
     out << core::ColorName(c.colour) << ": " << c.checked << " moves checked, " << c.mistakes
         << " mistakes, " << c.unproven << " unproven, "
-        << (c.complete ? "every reply walked" : "stopped at --max-positions") << "\n";
+        << (!c.complete              ? "stopped at --max-positions"
+            : report.optimal_replies ? "every perfect reply walked"
+                                     : "every reply walked")
+        << "\n";
   }
   for (const PerfectPlayMistake& m : report.mistakes) {
     out << "mistake as " << core::ColorName(m.colour) << " after '" << m.transcript
@@ -238,7 +253,8 @@ std::string FormatPerfectPlay(const PerfectPlayReport& report) {
         << WldName(m.before) << " into " << WldName(m.after) << "\n";
   }
   out << (report.Perfect() ? "perfect play from ply " + std::to_string(report.start_ply) +
-                                 " as both colours against every reply"
+                                 " as both colours against every " +
+                                 (report.optimal_replies ? "perfect reply" : "reply")
                            : std::string("not shown perfect")) << "\n";
   return out.str();
 }

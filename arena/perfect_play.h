@@ -14,6 +14,12 @@
 // unproven, not as checked; `max_positions` bounds the player's positions per colour
 // (the walk is then incomplete, and the report says so).
 //
+// With `optimal_replies` the other side plays, from the start's number of empties on, only
+// the replies that keep its own value (every perfect opponent's moves, not every move):
+// the check is then "keeps the value against any perfect opponent", a far smaller walk
+// than every reply, which from 6x6's start is beyond a CPU's hours. A reply position the
+// solver cannot prove in time counts as unproven and all its replies are walked.
+//
 // Thread safety: one thread; the player is asked one move at a time.
 #include <cstdint>
 #include <optional>
@@ -31,6 +37,7 @@ struct PerfectPlayOptions {
   double prove_seconds = 10;                // per solver call
   std::optional<int> start_ply;             // default: the first proven ply
   std::uint64_t max_positions = 1000000;    // the player's positions per colour
+  bool optimal_replies = false;             // the other side's value-keeping replies only
   std::size_t solver_megabytes = 256;
   std::uint64_t seed = 1;                   // the player's seed
 };
@@ -56,6 +63,7 @@ struct PerfectPlayReport {
   std::string start_line;  // the player's own moves to the start
   int start_value = 0;     // black's win/draw/loss at the start on that line
   double start_seconds = 0;
+  bool optimal_replies = false;              // walked against perfect replies only
   std::vector<PerfectPlayColour> colours;    // black, then white
   std::vector<PerfectPlayMistake> mistakes;  // the first 20
   bool Perfect() const;  // every walk complete, every move checked and kept the value

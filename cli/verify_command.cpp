@@ -21,6 +21,7 @@ struct VerifyOptions {
   double prove_seconds = 10;
   int start_ply = -1;
   std::uint64_t max_positions = 1000000;
+  std::string replies = "all";
   std::size_t hash_mb = 256;
   std::uint64_t visits = 200;
   std::string json;
@@ -48,6 +49,7 @@ std::string JsonReport(const arena::PerfectPlayReport& report, const std::string
                         {"start_empties", report.start_empties},
                         {"start_line", report.start_line},
                         {"start_value_black", report.start_value},
+                        {"replies", report.optimal_replies ? "optimal" : "all"},
                         {"colours", colours},
                         {"mistakes", mistakes},
                         {"perfect", report.Perfect()}}
@@ -75,6 +77,7 @@ void RunVerify(const VerifyOptions& opt) {
   options.prove_seconds = opt.prove_seconds;
   if (opt.start_ply >= 0) options.start_ply = opt.start_ply;
   options.max_positions = opt.max_positions;
+  options.optimal_replies = opt.replies == "optimal";
   options.solver_megabytes = opt.hash_mb;
   const arena::PerfectPlayReport report = arena::CheckPerfectPlay(player, options, &std::cerr);
   std::cout << arena::FormatPerfectPlay(report);
@@ -106,6 +109,10 @@ void RegisterVerify(CLI::App& app) {
   cmd->add_option("--max-positions", opt->max_positions,
                   "The player's positions walked per colour at most")
       ->check(CLI::Range(std::uint64_t{1}, std::uint64_t{1} << 40));
+  cmd->add_option("--replies", opt->replies,
+                  "The other side's replies walked: all (every legal reply), or optimal "
+                  "(only those keeping its value: the check against any perfect opponent)")
+      ->check(CLI::IsMember({"all", "optimal"}));
   cmd->add_option("--hash-mb", opt->hash_mb, "Solver transposition table (MiB)")
       ->check(CLI::Range(1, 1 << 16));
   cmd->add_option("--visits", opt->visits, "Default playouts per move of model players");

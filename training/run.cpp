@@ -613,7 +613,7 @@ void Run::AdoptModel(std::int64_t step) {
 
 void Run::LogEvaluation(const EvaluationReport& report) {
   nlohmann::json line = report.json;
-  line["seconds"] = Since(start_);
+  line["seconds"] = TrainedSeconds();
   AppendMetrics({{"eval", line}});
   const std::string text =
       "[" + std::to_string(static_cast<long long>(Since(start_))) + "s] " + report.text;
@@ -661,7 +661,7 @@ Run::Totals Run::TotalRates(const Rates& rates) {
 nlohmann::json Run::MetricsLine(double now, const Rates& rates,
                                 const LossSums::Means& losses) const {
   nlohmann::json line = {
-      {"seconds", now},          {"step", trainer_->step()},
+      {"seconds", TrainedSeconds()}, {"step", trainer_->step()},
       {"games", buffer_->games()}, {"positions", buffer_->seen()},
       {"buffer", buffer_->size()}, {"window", buffer_->WindowSize()},
       {"games_per_second", rates.games},

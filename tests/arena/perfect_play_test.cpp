@@ -34,6 +34,28 @@ TEST(PerfectPlay, AFullDepthSearchKeepsTheValueAsBothColours) {
       << FormatPerfectPlay(report);
 }
 
+// Against perfect replies only, the walk is a part of the whole: a full-depth search
+// is still perfect there, with fewer moves to check.
+TEST(PerfectPlay, OptimalRepliesWalkOnlyThePerfectOpponentsMoves) {
+  const PerfectPlayReport all = CheckPerfectPlay(MakeArenaPlayer("ab:12"), Board(4));
+  PerfectPlayOptions options = Board(4);
+  options.optimal_replies = true;
+  const PerfectPlayReport optimal = CheckPerfectPlay(MakeArenaPlayer("ab:12"), options);
+  EXPECT_TRUE(optimal.Perfect());
+  EXPECT_TRUE(optimal.optimal_replies);
+  for (int c = 0; c < 2; ++c) {
+    EXPECT_GT(optimal.colours[c].checked, 0u);
+    EXPECT_LT(optimal.colours[c].checked, all.colours[c].checked);
+    EXPECT_EQ(optimal.colours[c].unproven, 0u);
+  }
+  EXPECT_NE(FormatPerfectPlay(optimal).find("against every perfect reply"), std::string::npos)
+      << FormatPerfectPlay(optimal);
+  // A random player still loses value somewhere on the perfect lines.
+  const PerfectPlayReport random = CheckPerfectPlay(MakeArenaPlayer("random"), options);
+  EXPECT_GT(random.colours[0].mistakes + random.colours[1].mistakes, 0u);
+  EXPECT_FALSE(random.Perfect());
+}
+
 TEST(PerfectPlay, ARandomPlayerIsCaughtAndItsMistakesAreNamed) {
   const PerfectPlayReport report = CheckPerfectPlay(MakeArenaPlayer("random"), Board(4));
   const std::uint64_t mistakes = report.colours[0].mistakes + report.colours[1].mistakes;

@@ -84,6 +84,17 @@ TEST(TrainingRun, TrainsEndToEndAndResumes) {
   EXPECT_GE(second.games, first.games);
   EXPECT_GE(second.positions, first.positions);
   EXPECT_THAT(log.str(), ::testing::HasSubstr("from step 10"));
+  // metrics.jsonl's seconds are the run's time: the resumed session goes on from its
+  // checkpoint's, so a curve over minutes spans sessions.
+  {
+    std::ifstream metrics(fs::path(dir) / "metrics.jsonl");
+    std::string line, last;
+    while (std::getline(metrics, line)) {
+      if (!line.empty()) last = line;
+    }
+    EXPECT_GT(nlohmann::json::parse(last).at("seconds").get<double>(),
+              saved.metadata.value("seconds", 0.0));
+  }
   fs::remove_all(dir);
 }
 
