@@ -204,8 +204,8 @@ def main():
     parser.add_argument("--reference", type=Path,
                         default=ROOT / "scripts/ladder/reference-60min.ozm",
                         help="the fixed reference model (default the 60-minute reference)")
-    parser.add_argument("--reference-name", help="its name in the games (default reference60 "
-                        "for the default reference, else the file's stem)")
+    parser.add_argument("--reference-name", help="its name in the games (default: the file's "
+                        "stem; not the ladder's rung reference60, which plays lcb=0)")
     parser.add_argument("--rising", type=int, default=0, help="games of the last mark "
                         "against the one before it (default 0: none)")
     parser.add_argument("--parallel", type=int, default=os.cpu_count() or 1)
@@ -225,9 +225,7 @@ def main():
     if not Path(options.exe).is_file():
         fail(f"{options.exe}: no othello-zero there (build it, or give --exe or $OZ)")
     options.out = options.out or options.run_dir / "curve"
-    if not options.reference_name:
-        default = options.reference.resolve() == (ROOT / "scripts/ladder/reference-60min.ozm")
-        options.reference_name = "reference60" if default else options.reference.stem
+    options.reference_name = options.reference_name or options.reference.stem
 
     reports = read_reports(options.run_dir)
     found = checkpoints(options.run_dir)
