@@ -17,8 +17,9 @@
 // With `optimal_replies` the other side plays, from the start's number of empties on, only
 // the replies that keep its own value (every perfect opponent's moves, not every move):
 // the check is then "keeps the value against any perfect opponent", a far smaller walk
-// than every reply, which from 6x6's start is beyond a CPU's hours. A reply position the
-// solver cannot prove in time counts as unproven and all its replies are walked.
+// than every reply (a 6x6 model's did not end within 100,000 positions). A reply
+// position the solver cannot prove in time counts as unproven and all its replies are
+// walked.
 //
 // Thread safety: one thread; the player is asked one move at a time.
 #include <cstdint>
