@@ -30,3 +30,17 @@ macro(run_bench expect_regex)
     message(FATAL_ERROR "othello-zero ${ARGN} (${rc}), not '${expect_regex}':\n${out}${err}")
   endif()
 endmacro()
+
+# A 6x6 training config that trains in seconds (1x8 net, a checkpoint every 5 steps, no
+# evaluations): the end-to-end runs of train and curve.py.
+function(write_tiny_run_config path)
+  file(WRITE ${path}
+     "game: {size: 6}\n"
+     "network: {blocks: 1, channels: 8, head_channels: 4, value_hidden: 8}\n"
+     "selfplay: {threads: 1, games_per_thread: 8, leaves_per_game: 2}\n"
+     "search: {full_visits: 8, fast_visits: 4, solver_empties: 4, tree_nodes: 4000}\n"
+     "train: {batch_size: 32, min_positions: 64, checkpoint_every: 5}\n"
+     "replay: {window_min: 500, window_max: 2000, shard_positions: 100}\n"
+     "inference: {device: cpu, max_wait_us: 100}\n"
+     "eval: {every_checkpoints: 0}\n")
+endfunction()

@@ -6,15 +6,7 @@ include(${CMAKE_CURRENT_LIST_DIR}/common.cmake)
 set(run ${WORK}/curve_run)
 set(out ${WORK}/curve_out)
 file(REMOVE_RECURSE ${run} ${out})
-file(WRITE ${WORK}/curve_tiny.yaml
-     "game: {size: 6}\n"
-     "network: {blocks: 1, channels: 8, head_channels: 4, value_hidden: 8}\n"
-     "selfplay: {threads: 1, games_per_thread: 8, leaves_per_game: 2}\n"
-     "search: {full_visits: 8, fast_visits: 4, solver_empties: 4, tree_nodes: 4000}\n"
-     "train: {batch_size: 32, min_positions: 64, checkpoint_every: 5}\n"
-     "replay: {window_min: 500, window_max: 2000, shard_positions: 100}\n"
-     "inference: {device: cpu, max_wait_us: 100}\n"
-     "eval: {every_checkpoints: 0}\n")
+write_tiny_run_config(${WORK}/curve_tiny.yaml)
 execute_process(COMMAND ${EXE} train --config ${WORK}/curve_tiny.yaml --run-dir ${run}
                         --set run.steps=15
                 OUTPUT_VARIABLE log ERROR_VARIABLE err RESULT_VARIABLE rc)

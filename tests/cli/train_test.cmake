@@ -4,15 +4,7 @@ include(${CMAKE_CURRENT_LIST_DIR}/common.cmake)
 
 set(run ${WORK}/train_cli_run)
 file(REMOVE_RECURSE ${run})
-file(WRITE ${WORK}/train_tiny.yaml
-     "game: {size: 6}\n"
-     "network: {blocks: 1, channels: 8, head_channels: 4, value_hidden: 8}\n"
-     "selfplay: {threads: 1, games_per_thread: 8, leaves_per_game: 2}\n"
-     "search: {full_visits: 8, fast_visits: 4, solver_empties: 4, tree_nodes: 4000}\n"
-     "train: {batch_size: 32, min_positions: 64, checkpoint_every: 5}\n"
-     "replay: {window_min: 500, window_max: 2000, shard_positions: 100}\n"
-     "inference: {device: cpu, max_wait_us: 100}\n"
-     "eval: {every_checkpoints: 0}\n")
+write_tiny_run_config(${WORK}/train_tiny.yaml)
 set(train ${EXE} train --config ${WORK}/train_tiny.yaml --run-dir ${run})
 
 foreach(fault "train.step@7" "write@2")
