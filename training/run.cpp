@@ -182,8 +182,7 @@ class Run {
     double games = 0, positions = 0, playouts = 0;
   };
   static Totals TotalRates(const Rates& rates);
-  nlohmann::json MetricsLine(double now, const Rates& rates,
-                             const LossSums::Means& losses) const;
+  nlohmann::json MetricsLine(const Rates& rates, const LossSums::Means& losses) const;
   std::string ProgressLine(double now, const Rates& rates, const LossSums::Means& losses) const;
   // Before training starts: the positions still to generate and when training starts;
   // then the run's time or steps left ("" without a limit).
@@ -624,7 +623,7 @@ void Run::Report(bool final_line) {
   const double now = Since(start_);
   const Rates rates = TakeRates(now);
   const LossSums::Means losses = losses_.Read();
-  if (leader()) AppendMetrics(MetricsLine(now, rates, losses));
+  if (leader()) AppendMetrics(MetricsLine(rates, losses));
   const std::string text = ProgressLine(now, rates, losses);
   if (interactive_ && !final_line) {
     log_ << "\r" << text << "\033[K" << std::flush;
@@ -658,8 +657,7 @@ Run::Totals Run::TotalRates(const Rates& rates) {
   return total;
 }
 
-nlohmann::json Run::MetricsLine(double now, const Rates& rates,
-                                const LossSums::Means& losses) const {
+nlohmann::json Run::MetricsLine(const Rates& rates, const LossSums::Means& losses) const {
   nlohmann::json line = {
       {"seconds", TrainedSeconds()}, {"step", trainer_->step()},
       {"games", buffer_->games()}, {"positions", buffer_->seen()},
