@@ -24,7 +24,12 @@ struct PositionHash {
   }
 };
 
-const char* WldName(int value) { return value > 0 ? "a win" : value < 0 ? "a loss" : "a draw"; }
+// "a win", "a loss by 4", ...: a win/draw/loss, or an exact margin.
+std::string ValueName(int value, bool exact) {
+  const std::string name = value > 0 ? "a win" : value < 0 ? "a loss" : "a draw";
+  if (!exact || value == 0) return name;
+  return name + " by " + std::to_string(value > 0 ? value : -value);
+}
 
 class Checker {
  public:
@@ -38,6 +43,7 @@ class Checker {
   PerfectPlayReport Run() {
     PerfectPlayReport report;
     report.optimal_replies = options_.optimal_replies;
+    report.exact_score = options_.exact_score;
     FindStart(report);
     start_empties_ = report.start_empties;
     for (const core::Color colour : {core::Color::kBlack, core::Color::kWhite}) {
@@ -177,12 +183,13 @@ class Checker {
     if (auto error = game.Play(move)) throw core::InputError(error->message);
   }
 
-  // Win (+1), draw (0) or loss (-1) for `colour`; nothing when not proven in time.
+  // Win (+1), draw (0) or loss (-1) for `colour`, or with exact_score its final margin;
+  // nothing when not proven in time.
   std::optional<int> ValueFor(const core::Position& position, core::Color colour) {
     int value = 0;  // for the side to move
     if (position.IsGameOver()) {
       const int margin = core::Score(position, options_.rules).MarginFor(position.side_to_move());
-      value = (margin > 0) - (margin < 0);
+      value = options_.exact_score ? margin : (margin > 0) - (margin < 0);
     } else {
       const auto known = values_.find(position);
       if (known != values_.end()) {
@@ -191,7 +198,9 @@ class Checker {
       } else {
         core::SolveLimits limits;
         limits.max_seconds = options_.prove_seconds;
-        const core::SolveResult solved = solver_.SolveWld(position, options_.rules, limits);
+        const core::SolveResult solved =
+            options_.exact_score ? solver_.Solve(position, options_.rules, limits)
+                                 : solver_.SolveWld(position, options_.rules, limits);
         values_.emplace(position, solved.exact() ? std::optional<int>(solved.score) : std::nullopt);
         if (!solved.exact()) return std::nullopt;
         value = solved.score;
@@ -238,7 +247,8 @@ std::string FormatPerfectPlay(const PerfectPlayReport& report) {
   out << "start: ply " << report.start_ply << " (" << report.start_empties
       << " empties) of the player's own game"
       << (report.start_line.empty() ? "" : " " + report.start_line) << ", proven in "
-      << report.start_seconds << " s: " << WldName(report.start_value) << " for black\n";
+      << report.start_seconds << " s: " << ValueName(report.start_value, report.exact_score)
+      << " for black\n";
   for (const PerfectPlayColour& c : report.colours) {
     out << core::ColorName(c.colour) << ": " << c.checked << " moves checked, " << c.mistakes
         << " mistakes, " << c.unproven << " unproven, "
@@ -250,11 +260,13 @@ std::string FormatPerfectPlay(const PerfectPlayReport& report) {
   for (const PerfectPlayMistake& m : report.mistakes) {
     out << "mistake as " << core::ColorName(m.colour) << " after '" << m.transcript
         << "': " << m.move << " turns "
-        << WldName(m.before) << " into " << WldName(m.after) << "\n";
+        << ValueName(m.before, report.exact_score) << " into "
+        << ValueName(m.after, report.exact_score) << "\n";
   }
   out << (report.Perfect() ? "perfect play from ply " + std::to_string(report.start_ply) +
                                  " as both colours against every " +
-                                 (report.optimal_replies ? "perfect reply" : "reply")
+                                 (report.optimal_replies ? "perfect reply" : "reply") +
+                                 (report.exact_score ? ", keeping the exact margin" : "")
                            : std::string("not shown perfect")) << "\n";
   return out.str();
 }

@@ -21,6 +21,14 @@
 // position the solver cannot prove in time counts as unproven and all its replies are
 // walked.
 //
+// With `exact_score` the values are the solver's exact final disc margins instead of
+// win/draw/loss: each move must keep the best margin (6x6: white wins by 4, 20-16), and
+// the optimal replies are those keeping the other side's best margin. That is the check
+// the losing side cannot pass trivially (by win/draw/loss every move of a lost position
+// keeps it), and it makes the losing side's perfect replies few: by win/draw/loss every
+// reply of a lost side is "perfect", so walking the winner against them is the whole
+// every-reply walk again.
+//
 // Thread safety: one thread; the player is asked one move at a time.
 #include <cstdint>
 #include <optional>
@@ -39,6 +47,7 @@ struct PerfectPlayOptions {
   std::optional<int> start_ply;             // default: the first proven ply
   std::uint64_t max_positions = 1000000;    // the player's positions per colour
   bool optimal_replies = false;             // the other side's value-keeping replies only
+  bool exact_score = false;                 // values: exact disc margins, not win/draw/loss
   std::size_t solver_megabytes = 256;
   std::uint64_t seed = 1;                   // the player's seed
 };
@@ -47,7 +56,7 @@ struct PerfectPlayMistake {
   core::Color colour = core::Color::kBlack;  // the player's
   std::string transcript;                    // the moves from the start to the position
   std::string move;                          // the player's
-  int before = 0, after = 0;                 // its win/draw/loss (+1/0/-1) before and after
+  int before = 0, after = 0;  // its win/draw/loss (+1/0/-1), or margin, before and after
 };
 
 struct PerfectPlayColour {
@@ -62,9 +71,10 @@ struct PerfectPlayReport {
   int start_ply = 0;
   int start_empties = 0;
   std::string start_line;  // the player's own moves to the start
-  int start_value = 0;     // black's win/draw/loss at the start on that line
+  int start_value = 0;     // black's win/draw/loss (or exact margin) at the start on that line
   double start_seconds = 0;
   bool optimal_replies = false;              // walked against perfect replies only
+  bool exact_score = false;                  // values were exact margins
   std::vector<PerfectPlayColour> colours;    // black, then white
   std::vector<PerfectPlayMistake> mistakes;  // the first 20
   bool Perfect() const;  // every walk complete, every move checked and kept the value

@@ -22,6 +22,7 @@ struct VerifyOptions {
   int start_ply = -1;
   std::uint64_t max_positions = 1000000;
   std::string replies = "all";
+  std::string value = "wld";
   std::size_t hash_mb = 256;
   std::uint64_t visits = 200;
   std::string json;
@@ -50,6 +51,7 @@ std::string JsonReport(const arena::PerfectPlayReport& report, const std::string
                         {"start_line", report.start_line},
                         {"start_value_black", report.start_value},
                         {"replies", report.optimal_replies ? "optimal" : "all"},
+                        {"value", report.exact_score ? "score" : "wld"},
                         {"colours", colours},
                         {"mistakes", mistakes},
                         {"perfect", report.Perfect()}}
@@ -78,6 +80,7 @@ void RunVerify(const VerifyOptions& opt) {
   if (opt.start_ply >= 0) options.start_ply = opt.start_ply;
   options.max_positions = opt.max_positions;
   options.optimal_replies = opt.replies == "optimal";
+  options.exact_score = opt.value == "score";
   options.solver_megabytes = opt.hash_mb;
   const arena::PerfectPlayReport report = arena::CheckPerfectPlay(player, options, &std::cerr);
   std::cout << arena::FormatPerfectPlay(report);
@@ -113,6 +116,10 @@ void RegisterVerify(CLI::App& app) {
                   "The other side's replies walked: all (every legal reply), or optimal "
                   "(only those keeping its value: the check against any perfect opponent)")
       ->check(CLI::IsMember({"all", "optimal"}));
+  cmd->add_option("--value", opt->value,
+                  "The value each move must keep: wld (win/draw/loss) or score (the exact "
+                  "final disc margin; the optimal replies then keep the other side's margin)")
+      ->check(CLI::IsMember({"wld", "score"}));
   cmd->add_option("--hash-mb", opt->hash_mb, "Solver transposition table (MiB)")
       ->check(CLI::Range(1, 1 << 16));
   cmd->add_option("--visits", opt->visits, "Default playouts per move of model players");

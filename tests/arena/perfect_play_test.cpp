@@ -56,6 +56,35 @@ TEST(PerfectPlay, OptimalRepliesWalkOnlyThePerfectOpponentsMoves) {
   EXPECT_FALSE(random.Perfect());
 }
 
+// By win/draw/loss every move of a lost position keeps the value, so the losing side's
+// check is empty and its "perfect" replies are all of them. By exact margin a full-depth
+// search is still perfect, a random player is caught as the losing side too, and the
+// perfect replies of the losing side are fewer than all its replies.
+TEST(PerfectPlay, TheExactMarginChecksTheLosingSideToo) {
+  PerfectPlayOptions wld = Board(4);
+  wld.optimal_replies = true;
+  PerfectPlayOptions score = wld;
+  score.exact_score = true;
+  const PerfectPlayReport best = CheckPerfectPlay(MakeArenaPlayer("ab:12"), score);
+  EXPECT_TRUE(best.Perfect()) << FormatPerfectPlay(best);
+  EXPECT_TRUE(best.exact_score);
+  ASSERT_LT(best.start_value, 0);  // 4x4: white wins
+  const std::string text = FormatPerfectPlay(best);
+  EXPECT_NE(text.find("a loss by " + std::to_string(-best.start_value) + " for black"),
+            std::string::npos) << text;
+  EXPECT_NE(text.find("keeping the exact margin"), std::string::npos) << text;
+
+  const PerfectPlayReport best_wld = CheckPerfectPlay(MakeArenaPlayer("ab:12"), wld);
+  EXPECT_LT(best.colours[1].checked, best_wld.colours[1].checked);  // white's walk: fewer replies
+
+  const PerfectPlayReport random_wld = CheckPerfectPlay(MakeArenaPlayer("random"), wld);
+  EXPECT_EQ(random_wld.colours[0].mistakes, 0u);  // black's moves all keep the loss
+  const PerfectPlayReport random = CheckPerfectPlay(MakeArenaPlayer("random"), score);
+  EXPECT_GT(random.colours[0].mistakes, 0u);
+  ASSERT_FALSE(random.mistakes.empty());
+  EXPECT_LT(random.mistakes.front().after, random.mistakes.front().before);
+}
+
 TEST(PerfectPlay, ARandomPlayerIsCaughtAndItsMistakesAreNamed) {
   const PerfectPlayReport report = CheckPerfectPlay(MakeArenaPlayer("random"), Board(4));
   const std::uint64_t mistakes = report.colours[0].mistakes + report.colours[1].mistakes;
