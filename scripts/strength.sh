@@ -19,7 +19,10 @@
 # a game; reported, not on the ladder). --reference N adds N games head-to-head against the
 # fixed 60-minute reference model (scripts/ladder/reference-60min.ozm, a rung of the
 # ladder) at the same budget, from paired openings: the Elo difference with its 95%
-# interval (400 games: about +-35). --out OUT defaults to runs/strength-DATE-TIME;
+# interval (400 games: about +-35). --upper N plays N games against each of the ladder's
+# upper rungs: the reference at 200, 800 and 3200 playouts and the 150-minute reference
+# model (scripts/ladder/reference-150min.ozm) at 200, for models near or above the
+# reference, where GRhino 4 no longer tells them apart. --out OUT defaults to runs/strength-DATE-TIME;
 # training writes OUT/run, an exported checkpoint is OUT/model.ozm, the games go to
 # OUT/games. --ladder FILE rates on another ladder CSV (as `othello-zero elo --csv`
 # writes). The program is built in build/ (Debian's CPU LibTorch).
@@ -28,8 +31,9 @@ cd "$(dirname "$0")/.."
 source scripts/deps.sh
 
 minutes="" config=configs/quickstart.yaml checkpoint="" model="" games=20 playouts=200
-level5=0 reference=0 parallel=$(nproc) out="" sets=() ladder=scripts/ladder/ladder.csv
+level5=0 reference=0 upper=0 parallel=$(nproc) out="" sets=() ladder=scripts/ladder/ladder.csv
 reference_model=scripts/ladder/reference-60min.ozm
+reference150_model=scripts/ladder/reference-150min.ozm
 while [ $# -gt 0 ]; do
   if [ "${1#--}" != "$1" ] && [ "$1" != --help ] && [ $# -lt 2 ]; then
     echo "scripts/strength.sh: $1 needs a value (see --help)" >&2
@@ -45,6 +49,7 @@ while [ $# -gt 0 ]; do
     --playouts) playouts=$2; shift 2 ;;
     --level5) level5=$2; shift 2 ;;
     --reference) reference=$2; shift 2 ;;
+    --upper) upper=$2; shift 2 ;;
     --parallel) parallel=$2; shift 2 ;;
     --out) out=$2; shift 2 ;;
     --ladder) ladder=$2; shift 2 ;;
@@ -52,7 +57,7 @@ while [ $# -gt 0 ]; do
     *) echo "scripts/strength.sh: unknown argument '$1' (see --help)" >&2; exit 2 ;;
   esac
 done
-for pair in "--games:$games" "--playouts:$playouts" "--level5:$level5" "--reference:$reference" \
+for pair in "--games:$games" "--playouts:$playouts" "--level5:$level5" "--reference:$reference" "--upper:$upper" \
             "--parallel:$parallel"; do
   case "${pair#*:}" in
     ''|*[!0-9]*) echo "scripts/strength.sh: ${pair%%:*} must be a whole number, not '${pair#*:}'" >&2
@@ -106,9 +111,23 @@ match() {  # NAME SPEC GAMES OPPONENTS... (results in $out/games/${json_name:-NA
 }
 match "search$playouts" "model:$model,visits=$playouts,threads=1" "$games" "${opponents[@]}"
 match policy "model:$model,visits=1" "$games" "${opponents[@]}"
+# The ladder's rungs of the reference model: reference60 is it at 200 playouts,
+# reference60-P at P playouts (play's defaults otherwise, one thread).
+reference_rung() {  # PLAYOUTS -> its name on the ladder
+  if [ "$1" -eq 200 ]; then echo reference60; else echo "reference60-$1"; fi
+}
 if [ "$reference" -gt 0 ]; then
   json_name=search$playouts-reference match "search$playouts" "model:$model,visits=$playouts,threads=1" \
-    "$reference" --player "reference60@model:$reference_model,visits=$playouts,threads=1"
+    "$reference" --player "$(reference_rung "$playouts")@model:$reference_model,visits=$playouts,threads=1"
+fi
+if [ "$upper" -gt 0 ]; then
+  upper_rungs=(--player "reference150@model:$reference150_model,visits=200,threads=1")
+  for rung_playouts in 200 800 3200; do
+    [ "$reference" -gt 0 ] && [ "$rung_playouts" -eq "$playouts" ] && continue  # played above
+    upper_rungs+=(--player "$(reference_rung $rung_playouts)@model:$reference_model,visits=$rung_playouts,threads=1")
+  done
+  json_name=search$playouts-upper match "search$playouts" "model:$model,visits=$playouts,threads=1" \
+    "$upper" "${upper_rungs[@]}"
 fi
 if [ "$level5" -gt 0 ]; then
   json_name=search$playouts-rhino5 match "search$playouts" "model:$model,visits=$playouts,threads=1" \

@@ -77,7 +77,7 @@ def report(out_dir, ladder_path):
               f"({m['games']} games)")
         for opponent, r in sorted(m["vs"].items(), key=lambda kv: kv[1]["opponent_elo"] or 0):
             rated = f"{r['opponent_elo']:.0f}" if r["opponent_elo"] is not None else "unrated"
-            print(f"  vs {opponent:<14} ({rated:>7}): {100 * r['score']:5.1f}%  "
+            print(f"  vs {opponent:<16} ({rated:>7}): {100 * r['score']:5.1f}%  "
                   f"{r['wins']}-{r['draws']}-{r['losses']} of {r['games']}")
     plot(result, os.path.join(out_dir, "strength.png"))
 
