@@ -70,7 +70,7 @@ ArenaPlayer ModelPlayer(const std::string& spec, const std::string& path,
                         const std::string& label) {
   const auto options = Options(spec, option_text,
                                {"visits", "time", "threads", "solver", "cpuct", "cpuctstdev", "fpu",
-                                "rootfpu", "lcb", "device"});
+                                "rootfpu", "lcb", "score", "device"});
   std::uint64_t visits = defaults.visits;
   double seconds = 0;
   for (const auto& [key, value] : options) {
@@ -100,6 +100,8 @@ ArenaPlayer ModelPlayer(const std::string& spec, const std::string& path,
     // standard errors below the mean (play's default: play::kPlayLcbStdevs; 0: the most
     // visits).
     if (key == "lcb") search.params.lcb_stdevs = static_cast<float>(Number(spec, key, value, 0, 10));
+    // The score utility's weight (mcts::SearchParams::score_utility; 0: win/draw/loss alone).
+    if (key == "score") search.params.score_utility = static_cast<float>(Number(spec, key, value, 0, 4));
     if (key == "device") device = value;
   }
   if (search.visits == 1) search.params.solver_empties = 0;  // the raw policy

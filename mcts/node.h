@@ -7,7 +7,7 @@
 // pool. Positions are not stored: a descent replays moves from the root.
 //
 // Concurrency protocol (several search threads on one tree, see search.h):
-// - counts (visits and in-flight playouts in one word), value, square and draw sums: atomics
+// - counts (visits and in-flight playouts in one word), value, square, draw and score sums: atomics
 //   updated with relaxed read-modify-writes; readers tolerate slightly stale values
 //   (the usual lock-free MCTS convention). A search that one thread runs alone
 //   (`shared` false, see TreeSearch) updates them with a relaxed load and store
@@ -71,17 +71,29 @@ struct Node {
   // threads may update the node meanwhile (see the protocol above).
   void BeginPlayout(bool shared) { Add(counts_, kInFlightOne, shared); }
   void CancelPlayout(bool shared) { Add(counts_, 0 - kInFlightOne, shared); }
-  // A playout through the node finishes with these win/loss probabilities (fixed
-  // point) for the mover; `begun`: it had called BeginPlayout().
-  void FinishPlayout(std::int64_t win, std::int64_t loss, bool shared, bool begun = true) {
+  // A playout through the node finishes with these win/loss probabilities and this
+  // final margin (over the board's area, in [-1, 1]), all fixed point and for the
+  // mover; `begun`: it had called BeginPlayout().
+  void FinishPlayout(std::int64_t win, std::int64_t loss, std::int64_t score, bool shared,
+                     bool begun = true) {
     const std::int64_t value = win - loss;  // |value| <= kValueScale: the square fits
     Add(value_sum_, value, shared);
     Add(square_sum_, value * value / kValueScale, shared);
     Add(draw_sum_, kValueScale - win - loss, shared);
+    Add(score_sum_, score, shared);
     Add(counts_, begun ? 1 - kInFlightOne : 1, shared);
   }
   // Sum of (P(win) - P(loss)) for the mover, times kValueScale.
   std::int64_t ValueSum() const { return value_sum_.load(std::memory_order_relaxed); }
+
+  // Sum of the expected final margins over the area for the mover, times kValueScale.
+  std::int64_t ScoreSum() const { return score_sum_.load(std::memory_order_relaxed); }
+  // Mean final margin over the area, in [-1, 1] for the mover, or `fallback` when unvisited.
+  float ScoreMean(float fallback) const {
+    const std::uint32_t n = Visits();
+    if (n == 0) return fallback;
+    return static_cast<float>(ScoreSum()) / (static_cast<float>(kValueScale) * n);
+  }
 
   // Sum of (P(win) - P(loss))^2 for the mover, times kValueScale.
   std::int64_t SquareSum() const { return square_sum_.load(std::memory_order_relaxed); }
@@ -120,6 +132,7 @@ struct Node {
     value_sum_.store(from.value_sum_.load(std::memory_order_relaxed), std::memory_order_relaxed);
     square_sum_.store(from.square_sum_.load(std::memory_order_relaxed), std::memory_order_relaxed);
     draw_sum_.store(from.draw_sum_.load(std::memory_order_relaxed), std::memory_order_relaxed);
+    score_sum_.store(from.score_sum_.load(std::memory_order_relaxed), std::memory_order_relaxed);
     prior = from.prior;
     move = from.move;
     proven.store(from.proven.load(std::memory_order_relaxed), std::memory_order_relaxed);
@@ -132,6 +145,7 @@ struct Node {
     value_sum_.store(0, std::memory_order_relaxed);
     square_sum_.store(0, std::memory_order_relaxed);
     draw_sum_.store(0, std::memory_order_relaxed);
+    score_sum_.store(0, std::memory_order_relaxed);
     first_child = 0;
     prior = 0;
     move = core::kPass;
@@ -157,6 +171,7 @@ struct Node {
   std::atomic<std::int64_t> value_sum_{0};   // sum of P(win) - P(loss), * kValueScale
   std::atomic<std::int64_t> square_sum_{0};  // sum of (P(win) - P(loss))^2, * kValueScale
   std::atomic<std::int64_t> draw_sum_{0};    // sum of P(draw), * kValueScale
+  std::atomic<std::int64_t> score_sum_{0};   // sum of margin / area, * kValueScale
 };
 
 // A fixed-capacity arena of nodes; Allocate() hands out contiguous blocks. Large

@@ -1,4 +1,5 @@
 // Descent, expansion, backup and proofs (see search.h).
+#include <algorithm>
 #include <cmath>
 
 #include "core/solver.h"
@@ -73,7 +74,19 @@ void TreeSearch::ExpandAndBackup(const PendingLeaf& leaf, const EvalOutput& eval
                                  NodePool::Cursor& cursor) {
   Expand(leaf.path.back(), leaf.position, eval, cursor);
   // The leaf node's statistics are for the player who moved into it.
-  Backup(leaf.path, eval.loss, eval.win);
+  const int area = leaf.position.size() * leaf.position.size();
+  Backup(leaf.path, eval.loss, eval.win, eval.has_aux ? -eval.disc_difference / area : 0.0f);
+}
+
+void TreeSearch::BackupProven(const std::vector<std::uint32_t>& path, const Node& node) {
+  const float v = ProvenValue(node);
+  const int size = tree_.root_position().size();
+  // The exact margin where the solver found it; a proof by win/draw/loss alone keeps the
+  // node's expected margin so far.
+  const float score = node.exact.load(kRelaxed)
+                          ? static_cast<float>(node.exact_score.load(kRelaxed)) / (size * size)
+                          : node.ScoreMean(0.0f);
+  Backup(path, v > 0 ? 1.0f : 0.0f, v < 0 ? 1.0f : 0.0f, score);
 }
 
 TreeSearch::Descent TreeSearch::Descend(PendingLeaf& leaf) {
@@ -86,8 +99,7 @@ TreeSearch::Descent TreeSearch::Descend(PendingLeaf& leaf) {
   while (true) {
     Node& node = tree_.node(index);
     if (node.proven.load(std::memory_order_acquire) != Proven::kUnknown) {
-      const float v = ProvenValue(node);
-      Backup(leaf.path, v > 0 ? 1.0f : 0.0f, v < 0 ? 1.0f : 0.0f);
+      BackupProven(leaf.path, node);
       return Descent::kBackedUp;
     }
     NodeState state = node.state.load(std::memory_order_acquire);
@@ -99,8 +111,7 @@ TreeSearch::Descent TreeSearch::Descend(PendingLeaf& leaf) {
       }
       if (SolveLeaf(node, pos)) {
         node.state.store(NodeState::kUnexpanded, std::memory_order_release);
-        const float v = ProvenValue(node);
-        Backup(leaf.path, v > 0 ? 1.0f : 0.0f, v < 0 ? 1.0f : 0.0f);
+        BackupProven(leaf.path, node);
         PropagateProof(leaf.path);
         return Descent::kBackedUp;
       }
@@ -170,6 +181,7 @@ std::uint32_t TreeSearch::SelectChild(std::uint32_t parent_index, bool at_root) 
                                       square_sum / kValueScale);
   }
   const bool forced = at_root && params_.forced_playouts && full_;
+  const float score_weight = params_.score_utility;
   // One pass: visited children are scored directly; among unvisited ones, whose score
   // is fpu + explore * prior, only the one with the highest prior matters.
   std::uint32_t best = first;
@@ -196,6 +208,9 @@ std::uint32_t TreeSearch::SelectChild(std::uint32_t parent_index, bool at_root) 
     // Virtual loss: each playout under way counts as a loss.
     float q = (static_cast<float>(c.ValueSum()) - static_cast<float>(in_flight) * kValueScale) /
               (static_cast<float>(kValueScale) * n);
+    if (score_weight != 0) {  // the score utility (playouts under way add no margin)
+      q += score_weight * static_cast<float>(c.ScoreSum()) / (static_cast<float>(kValueScale) * n);
+    }
     if (proven == Proven::kLoss) q = -10.0f;
     float score = q + explore * c.prior / (1.0f + n);
     if (forced && proven != Proven::kLoss && n < ForcedPlayouts(c, total)) {
@@ -208,7 +223,8 @@ std::uint32_t TreeSearch::SelectChild(std::uint32_t parent_index, bool at_root) 
   }
   if (best_unvisited >= 0) {
     const float reduction = at_root ? params_.root_fpu_reduction : params_.fpu_reduction;
-    const float fpu = -parent.Q(0.0f) - reduction * std::sqrt(visited_prior);
+    const float fpu = -parent.Q(0.0f) - score_weight * parent.ScoreMean(0.0f) -
+                      reduction * std::sqrt(visited_prior);
     if (fpu + explore * best_unvisited_prior > best_score) {
       return first + best_unvisited;
     }
@@ -247,11 +263,13 @@ bool TreeSearch::Expand(std::uint32_t index, const core::Position& position,
   return true;
 }
 
-void TreeSearch::Backup(const std::vector<std::uint32_t>& path, float win, float loss) {
-  std::int64_t w = Fixed(win), l = Fixed(loss);
+void TreeSearch::Backup(const std::vector<std::uint32_t>& path, float win, float loss,
+                        float score) {
+  std::int64_t w = Fixed(win), l = Fixed(loss), m = Fixed(std::clamp(score, -1.0f, 1.0f));
   for (std::size_t i = path.size(); i-- > 1;) {  // not the root (see Descend)
-    tree_.node(path[i]).FinishPlayout(w, l, shared_);
+    tree_.node(path[i]).FinishPlayout(w, l, m, shared_);
     std::swap(w, l);
+    m = -m;
   }
 }
 

@@ -55,6 +55,12 @@ struct SearchParams {
   float cpuct_stdev_scale = 0.0f;
   float cpuct_stdev_prior = 0.4f;
   float cpuct_stdev_prior_weight = 2.0f;
+  // The score utility (after KataGo's): a child's value in the selection and the move
+  // choice is P(win) - P(loss) plus this times its expected final margin over the board's
+  // area (the network's disc-difference head; exact margins where the solver proves
+  // them), so that among moves of equal value the larger margin is preferred. 0: off
+  // (win/draw/loss alone; evaluators without the head give no margin).
+  float score_utility = 0.0f;
   float fpu_reduction = 0.2f;   // unvisited child's value: parent's minus this * sqrt(visited prior)
   float root_fpu_reduction = 0.0f;
   int solver_empties = 10;      // solve leaves with at most this many empties (0: never;
@@ -105,7 +111,7 @@ float ExplorationStdevFactor(const SearchParams& params, double visits, double v
 // A root child's statistics for the move choice.
 struct ChildValue {
   std::uint32_t visits = 0;
-  float mean = 0;         // value for the mover, in [-1, 1]
+  float mean = 0;         // value for the mover (with the score utility, if any)
   float variance = 0;     // of the values backed up through it
   bool excluded = false;  // a proven loss for the mover: never chosen by its bound
 };
@@ -130,11 +136,16 @@ struct SearchResult {
     std::uint32_t visits;
     float prior;
     float q;  // mean value for the side to move at the root, in [-1, 1]
+    float score;  // expected final margin in discs for the side to move at the root
   };
   std::vector<Child> children;
   std::vector<float> policy_target;  // size*size + 1 entries; empty after a fast search
   float win = 0, draw = 0, loss = 0;  // root value for the side to move
   float q = 0;                        // win - loss
+  float score = 0;  // expected final margin in discs (the exact one when `exact`)
+  // The evaluator gave margins (its disc-difference head: EvalOutput::has_aux), or the
+  // root is solved exactly: `score` and the children's are margins, not 0 or partial.
+  bool has_score = false;
   std::vector<core::Square> pv;
   bool proven = false;   // the root's result is known exactly (win/draw/loss)
   bool exact = false;    // ... and so is its final margin
@@ -225,7 +236,11 @@ class TreeSearch {
   std::uint32_t SelectChild(std::uint32_t parent, bool at_root);
   bool Expand(std::uint32_t index, const core::Position& position, const EvalOutput& eval,
               NodePool::Cursor& cursor);
-  void Backup(const std::vector<std::uint32_t>& path, float win, float loss);
+  // Backs a playout's result up the path (not into the root): win/loss probabilities and
+  // the final margin over the area, for the player who moved into the path's last node.
+  void Backup(const std::vector<std::uint32_t>& path, float win, float loss, float score);
+  // Backs up the result of a proven node at the path's end.
+  void BackupProven(const std::vector<std::uint32_t>& path, const Node& node);
   void CancelPath(const std::vector<std::uint32_t>& path);
   // Proves a finished or small enough position; `best_move`, if given, receives the
   // solver's move (kPass when none).
@@ -242,7 +257,11 @@ class TreeSearch {
   float ForcedPlayouts(const Node& child, std::uint32_t total) const;
   std::vector<float> CompletedQ() const;
   float GumbelSigma() const;
-  void RootValue(float* win, float* loss) const;
+  // A child's mean value with the score utility (params_.score_utility), for its mover.
+  float Utility(const Node& child) const;
+  // The root's mean win and loss probabilities and final margin over the area, for the
+  // side to move at the root.
+  void RootValue(float* win, float* loss, float* score) const;
   std::vector<float> PolicyTarget() const;
   core::Square ChooseMove(int ply) EXCLUDES(root_mutex_);
 

@@ -92,9 +92,12 @@ void TreeSearch::ExpandRoot() {
     root.state.store(NodeState::kExpanding, std::memory_order_relaxed);
     NodePool::Cursor cursor;
     if (Expand(tree_.root_index(), pos, root_eval_, cursor)) {
+      const float area = static_cast<float>(pos.size() * pos.size());
+      const float score = root_eval_.has_aux ? -root_eval_.disc_difference / area : 0.0f;
       root.FinishPlayout(std::llround(root_eval_.loss * kValueScale),
-                         std::llround(root_eval_.win * kValueScale), /*shared=*/false,
-                         /*begun=*/false);
+                         std::llround(root_eval_.win * kValueScale),
+                         std::llround(std::clamp(score, -1.0f, 1.0f) * kValueScale),
+                         /*shared=*/false, /*begun=*/false);
     }
   }
 }
@@ -171,17 +174,22 @@ std::vector<float> TreeSearch::CompletedQ() const {
     total += v;
     if (v) {
       visited_prior += c.prior;
-      weighted_q += c.prior * c.Q(0);
+      weighted_q += c.prior * Utility(c);
     }
   }
-  const float v_hat = root_eval_.value();  // for the side to move at the root
+  // The root's own evaluation, for the side to move at the root.
+  const int size = tree_.root_position().size();
+  const float v_hat = root_eval_.value() + (root_eval_.has_aux ? params_.score_utility *
+                                                                     root_eval_.disc_difference /
+                                                                     (size * size)
+                                                               : 0.0f);
   const float v_mix = visited_prior > 0
                           ? (v_hat + total * weighted_q / visited_prior) / (1.0f + total)
                           : v_hat;
   std::vector<float> q(n);
   for (int i = 0; i < n; ++i) {
     const Node& c = tree_.node(root.first_child + i);
-    q[i] = ((c.Visits() ? c.Q(0) : v_mix) + 1.0f) * 0.5f;  // in [0, 1]
+    q[i] = ((c.Visits() ? Utility(c) : v_mix) + 1.0f) * 0.5f;  // in [0, 1] (without a score)
   }
   return q;
 }
@@ -225,23 +233,30 @@ std::uint32_t TreeSearch::SelectGumbelChild() {
 
 // --- Results -------------------------------------------------------------------------
 
-void TreeSearch::RootValue(float* win, float* loss) const {
+float TreeSearch::Utility(const Node& child) const {
+  return child.Q(0) + params_.score_utility * child.ScoreMean(0);
+}
+
+void TreeSearch::RootValue(float* win, float* loss, float* score) const {
   // The root's own evaluation (its statistics are the opponent's) and its children's.
   const Node& root = tree_.root();
   float w = 0, l = 0;
   root.MeanWinLoss(&l, &w);
   double visits = root.Visits(), win_sum = w * visits, loss_sum = l * visits;
+  double score_sum = -static_cast<double>(root.ScoreSum()) / kValueScale;
   if (root.state.load(std::memory_order_acquire) == NodeState::kExpanded) {
     for (int i = 0; i < root.num_children; ++i) {
       const Node& c = tree_.node(root.first_child + i);
       c.MeanWinLoss(&w, &l);
       win_sum += static_cast<double>(w) * c.Visits();
       loss_sum += static_cast<double>(l) * c.Visits();
+      score_sum += static_cast<double>(c.ScoreSum()) / kValueScale;
       visits += c.Visits();
     }
   }
   *win = visits ? static_cast<float>(win_sum / visits) : 0.0f;
   *loss = visits ? static_cast<float>(loss_sum / visits) : 0.0f;
+  *score = visits ? static_cast<float>(score_sum / visits) : 0.0f;
 }
 
 std::vector<float> TreeSearch::PolicyTarget() const {
@@ -282,11 +297,11 @@ std::vector<float> TreeSearch::PolicyTarget() const {
       const float explore = params_.c_puct * std::sqrt(static_cast<float>(std::max(total, 1u))) *
                             ExplorationStdevFactor(params_, total, value_sum / kValueScale,
                                                    square_sum / kValueScale);
-      const float best_puct = b.Q(0) + explore * b.prior / (1.0f + weight[best]);
+      const float best_puct = Utility(b) + explore * b.prior / (1.0f + weight[best]);
       for (int i = 0; i < n; ++i) {
         if (i == best || weight[i] == 0) continue;
         const Node& c = tree_.node(root.first_child + i);
-        const float gap = best_puct - c.Q(0);
+        const float gap = best_puct - Utility(c);
         float keep = weight[i];
         if (gap > 0) {
           const float needed = std::ceil(explore * c.prior / gap - 1.0f);
@@ -376,7 +391,7 @@ core::Square TreeSearch::ChooseMove(int ply) {
     std::vector<ChildValue> values(n);
     for (int i = 0; i < n; ++i) {
       const Node& c = tree_.node(root.first_child + i);
-      values[i] = {c.Visits(), c.Q(0), c.ValueVariance(),
+      values[i] = {c.Visits(), Utility(c), c.ValueVariance(),
                    c.proven.load(std::memory_order_acquire) == Proven::kLoss};
     }
     const int chosen = LcbChoice(values, most, params_.lcb_stdevs, params_.lcb_min_visit_share);
@@ -400,25 +415,28 @@ SearchResult TreeSearch::Finish(int ply) {
   result.seconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count();
   const Proven proven = root.proven.load(std::memory_order_acquire);
+  const int area = tree_.root_position().size() * tree_.root_position().size();
+  float score = 0;  // over the area
+  RootValue(&result.win, &result.loss, &score);
+  result.score = score * area;
   if (proven != Proven::kUnknown) {
     result.proven = true;
     result.exact = root.exact.load(kRelaxed);
     result.exact_score = -root.exact_score.load(kRelaxed);
-  }
-  if (proven != Proven::kUnknown) {
+    if (result.exact) result.score = static_cast<float>(result.exact_score);
+    result.has_score = result.exact;
     result.win = proven == Proven::kLoss ? 1.0f : 0.0f;  // root stats are the opponent's
     result.loss = proven == Proven::kWin ? 1.0f : 0.0f;
-  } else {
-    RootValue(&result.win, &result.loss);
   }
   result.draw = std::max(0.0f, 1.0f - result.win - result.loss);
   result.q = result.win - result.loss;
+  result.has_score = result.has_score || root_eval_.has_aux;
   if (root.state.load(std::memory_order_acquire) == NodeState::kExpanded) {
     for (int i = 0; i < root.num_children; ++i) {
       const Node& c = tree_.node(root.first_child + i);
-      result.children.push_back(
-          {c.move, c.Visits(),
-           saved_priors_.empty() ? c.prior : saved_priors_[i], c.Q(0)});
+      result.children.push_back({c.move, c.Visits(),
+                                 saved_priors_.empty() ? c.prior : saved_priors_[i], c.Q(0),
+                                 c.ScoreMean(0) * area});
     }
     if (full_) result.policy_target = PolicyTarget();
     result.move = ChooseMove(ply);

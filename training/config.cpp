@@ -92,6 +92,7 @@ void ReadSearch(ConfigReader& r, TrainingConfig& c) {
   s.cpuct_stdev_scale = Float(r, "search.cpuct_stdev_scale", s.cpuct_stdev_scale, 0, 10);
   s.fpu_reduction = Float(r, "search.fpu_reduction", s.fpu_reduction, 0, 2);
   s.root_fpu_reduction = Float(r, "search.root_fpu_reduction", s.root_fpu_reduction, 0, 2);
+  s.score_utility = Float(r, "search.score_utility", s.score_utility, 0, 4);
   s.solver_empties = r.Int("search.solver_empties", s.solver_empties, 0, mcts::kMaxSolverEmpties);
   s.full_visits = Visits(r, "search.full_visits", s.full_visits);
   s.fast_visits = Visits(r, "search.fast_visits", s.fast_visits);

@@ -154,6 +154,7 @@ TEST(PlayerSpec, BadSpecsNameTheProblem) {
       {"model:x.ckpt,rootfpu=-1", "rootfpu=-1 is not a number in [0, 2]"},
       {"model:x.ckpt,lcb=11", "lcb=11 is not a number in [0, 10]"},
       {"model:x.ckpt,cpuctstdev=-0.5", "cpuctstdev=-0.5 is not a number in [0, 10]"},
+      {"model:x.ckpt,score=5", "score=5 is not a number in [0, 4]"},
       {"gtp:", "needs the engine's command line"},
       {"gtp:/nonexistent/gtp-rhino -l 1", "program '/nonexistent/gtp-rhino' is not an executable file"},
       {"gtp:/tmp", "program '/tmp' is not an executable file"},

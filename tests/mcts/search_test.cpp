@@ -668,6 +668,112 @@ TEST(Search, ExplorationScaledByTheSpreadOfTheValues) {
   ExpectVisitsAddUp(tree, tree.root_index(), true);
 }
 
+TEST(Node, ScoreMeanOfTheBackedUpMargins) {
+  Node node;
+  EXPECT_EQ(node.ScoreMean(-2.0f), -2.0f);  // unvisited: the fallback
+  node.FinishPlayout(kValueScale, 0, kValueScale / 2, /*shared=*/false, /*begun=*/false);
+  node.FinishPlayout(0, 0, -kValueScale / 4, /*shared=*/true, /*begun=*/false);
+  EXPECT_FLOAT_EQ(node.ScoreMean(0), 0.125f);
+  Node copy;
+  copy.CopyFrom(node);
+  EXPECT_EQ(copy.ScoreSum(), kValueScale / 4);
+  copy.Reset();
+  EXPECT_EQ(copy.ScoreSum(), 0);
+}
+
+// The side to move's discs less the opponent's.
+int DiscMargin(const Position& pos) {
+  return core::PopCount(pos.player()) - core::PopCount(pos.opponent());
+}
+
+// Every position a sure draw, with the disc margin as it stands for the disc-difference
+// head: the moves differ by their margins alone.
+class DiscMarginEvaluator : public Evaluator {
+ public:
+  void Submit(EvalBatch& batch) override {
+    batch.outputs().resize(batch.size());
+    for (int i = 0; i < batch.size(); ++i) {
+      EvalOutput& out = batch.outputs()[i];
+      SetUniformPolicy(batch.positions()[i], out);
+      out.win = out.loss = 0;
+      out.draw = 1;
+      out.has_aux = true;
+      out.disc_difference = static_cast<float>(DiscMargin(batch.positions()[i]));
+    }
+    batch.MarkDone();
+  }
+  void Wait(EvalBatch& batch) override { batch.WaitDone(); }
+};
+
+TEST(Search, ScoreUtilityBacksUpMarginsAndPrefersTheLargerOne) {
+  const Position pos = FromTranscript("f5d6c3d3c4f4c5b3c2e6c6b4");
+  const int moves = core::PopCount(pos.LegalMoves());
+  ASSERT_GT(moves, 4);
+  DiscMarginEvaluator eval;
+  SearchParams params;
+  params.solver_empties = 0;
+  {
+    // Forced playouts give each move one visit: its leaf's margin, for the root's side
+    // to move; the root's expected margin is the mean of them and its own evaluation.
+    SearchParams p = params;
+    p.forced_playouts = true;
+    p.score_utility = 0.5f;
+    const SearchResult r = Search(pos, p, moves, &eval);
+    ASSERT_EQ(static_cast<int>(r.children.size()), moves);
+    double sum = DiscMargin(pos);
+    for (const auto& c : r.children) {
+      ASSERT_EQ(c.visits, 1u);
+      EXPECT_NEAR(c.score, -DiscMargin(pos.Play(c.move)), 1e-3) << core::SquareName(c.move, 8);
+      sum += c.score;
+    }
+    EXPECT_NEAR(r.score, sum / (moves + 1), 1e-3);
+    EXPECT_EQ(r.q, 0.0f);
+    EXPECT_TRUE(r.has_score);
+    EXPECT_FALSE(Search(pos, p, moves).has_score);  // the uniform evaluator gives no margin
+  }
+  // Every value is a draw: without the score utility the visits spread evenly over the
+  // moves; with it the move played is the one whose expected margin is the largest, and
+  // it draws several times the visits of any move without it.
+  const SearchResult plain = Search(pos, params, 2000, &eval);
+  params.score_utility = 1.0f;
+  const SearchResult scored = Search(pos, params, 2000, &eval);
+  const auto child = [](const SearchResult& r, core::Square move) {
+    for (const auto& c : r.children) {
+      if (c.move == move) return c;
+    }
+    ADD_FAILURE() << "no child " << move;
+    return r.children.front();
+  };
+  float best_score = -100;
+  for (const auto& c : scored.children) {
+    if (c.visits >= 20) best_score = std::max(best_score, c.score);
+  }
+  EXPECT_EQ(child(scored, scored.move).score, best_score);
+  std::uint32_t plain_most = 0, plain_least = ~0u;
+  for (const auto& c : plain.children) {
+    plain_most = std::max(plain_most, c.visits);
+    plain_least = std::min(plain_least, c.visits);
+  }
+  EXPECT_LE(plain_most, 2 * plain_least);  // 14 moves, 141 to 152 visits when written
+  EXPECT_GT(child(scored, scored.move).visits, 3 * plain_most);  // 997 when written
+}
+
+TEST(Search, ScoreUtilityTakesTheSolversExactMargin) {
+  // Black to move, one empty square: h8 flips g8 and ends the game 56 to 8.
+  const Position pos = *core::ParseBoardString(
+      "OOOOOOOOXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXO- X");
+  SearchParams params;
+  params.solver_empties = 0;  // the finished game is still proven exactly
+  params.score_utility = 0.5f;
+  const SearchResult r = Search(pos, params, 10);
+  ASSERT_EQ(r.children.size(), 1u);
+  EXPECT_NEAR(r.children[0].score, 48.0f, 1e-3);
+  EXPECT_TRUE(r.exact);
+  EXPECT_EQ(r.exact_score, 48);
+  EXPECT_EQ(r.score, 48.0f);
+  EXPECT_TRUE(r.has_score);  // exact, though the uniform evaluator gives no margins
+}
+
 TEST(Search, PassIsAMoveInTheTree) {
   // White must pass here; the search returns the pass.
   const Position pos = *core::ParseBoardString(

@@ -31,7 +31,8 @@ TEST(TrainingConfig, ReadsEverySectionAndOverrides) {
       "train:\n  batch_size: 64\n  optimizer: adamw\n  loss:\n    ownership: 0.3\n"
       "search:\n  full_visits: 100\n  gumbel: true\n",
       "test.yaml", {"train.batch_size=32", "run.minutes=1.5", "train.loss.reply_policy=0.15",
-                    "train.loss.soft_policy=8", "train.loss.short_term_value=0.5"});
+                    "train.loss.soft_policy=8", "train.loss.short_term_value=0.5",
+                    "search.score_utility=0.25"});
   EXPECT_EQ(c.rules.size, 6);
   EXPECT_EQ(c.rules.start, core::StartKind::kRandom);
   EXPECT_EQ(c.search.rules.size, 6);
@@ -45,6 +46,7 @@ TEST(TrainingConfig, ReadsEverySectionAndOverrides) {
   EXPECT_TRUE(c.loss.aux_heads());
   EXPECT_EQ(c.search.full_visits, 100u);
   EXPECT_TRUE(c.search.gumbel);
+  EXPECT_FLOAT_EQ(c.search.score_utility, 0.25f);
   EXPECT_DOUBLE_EQ(c.minutes, 1.5);
 }
 

@@ -168,7 +168,7 @@ TEST(SelfPlayTargets, ShortTermValuesAverageTheLaterSearchValues) {
 
 TEST(PolicySurprise, IsTheKlDivergenceOfTheTargetFromThePrior) {
   mcts::SearchResult r;
-  r.children = {{0, 10, 0.5f, 0}, {1, 0, 0.5f, 0}};
+  r.children = {{0, 10, 0.5f, 0, 0}, {1, 0, 0.5f, 0, 0}};
   r.policy_target.assign(65, 0.0f);
   r.policy_target[0] = 1.0f;
   EXPECT_NEAR(PolicySurprise(r, 8), std::log(2.0), 1e-6);
