@@ -1,9 +1,13 @@
 // othello-zero analyse GAME: the per-move analysis of a recorded game
 // (play/game_analysis.h) as a table, or as JSON. GAME is a file holding a GGF record
-// (its first game) or a transcript from the standard start of the model's board.
+// (its first game) or a transcript from the standard start of the model's board, or the
+// transcript itself.
 #include <unistd.h>
 
+#include <algorithm>
+#include <cctype>
 #include <cstdio>
+#include <filesystem>
 #include <iostream>
 
 #include <nlohmann/json.hpp>
@@ -53,9 +57,24 @@ core::Game GameFromTranscript(const std::string& path, std::string_view text,
   return game;
 }
 
-// The game in `path`: a GGF record when the text starts with '(', else a transcript.
+// Whether `arg` reads as moves rather than a file name: square names (and "pa" for a
+// pass) only, e.g. f5d6c3.
+bool LooksLikeTranscript(const std::string& arg) {
+  if (arg.empty()) return false;
+  return std::all_of(arg.begin(), arg.end(), [](char c) {
+    return std::isalnum(static_cast<unsigned char>(c)) || c == ' ' || c == '-';
+  }) && std::isalpha(static_cast<unsigned char>(arg[0])) &&
+         std::isdigit(static_cast<unsigned char>(arg[1 % arg.size()]));
+}
+
+// The game in `path`: a GGF record when the text starts with '(', else a transcript; a
+// `path` that is no file and reads as moves is the transcript itself.
 core::Game ReadGame(const std::string& path, const nn::LoadedModel& model,
                     const std::string& model_path) {
+  std::error_code error;
+  if (!std::filesystem::exists(path, error) && LooksLikeTranscript(path)) {
+    return GameFromTranscript("transcript '" + path + "'", path, model.rules);
+  }
   const std::string text = core::ReadFile(path, "game file");
   const std::size_t first = text.find_first_not_of(" \t\r\n");
   if (first == std::string::npos) {
@@ -151,7 +170,7 @@ void RegisterAnalyse(CLI::App& app) {
       "analyse", "Per-move analysis of a game: each move's loss in discs and the best move");
   cmd->add_option("GAME", opt->game,
                   "File with a GGF record (its first game) or a transcript from the standard "
-                  "start (e.g. f5d6c3...)")
+                  "start, or the transcript itself (e.g. f5d6c3...)")
       ->required();
   cmd->add_option("--model", opt->model, kModelHelp);
   cmd->add_option("--visits", opt->visits, "Playouts per searched position")

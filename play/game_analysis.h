@@ -9,7 +9,8 @@
 // - at most `exact_empties` empty squares: the exact solver (core/solver.h): the
 //   margin under perfect play and a move achieving it; exact;
 // - otherwise a tree search of `visits` playouts over the evaluator (play's search,
-//   PlaySearch): the move it chooses and its value (q * squares / 2, or exact where the
+//   PlaySearch): the move it chooses and its expected margin (the search's mean of the
+//   network's disc-difference head, or q * squares / 2 without one; exact where the
 //   search's solver proved it);
 // - the end of the game: its final margin.
 // The loss of a ply is the mover's value of the position before it minus the mover's

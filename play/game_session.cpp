@@ -43,12 +43,12 @@ MoveEvaluation SearchedMove(const mcts::SearchResult& result, core::Square move,
   MoveEvaluation m;
   m.move = move;
   m.win_probability = result.win + 0.5 * result.draw;
-  m.discs = result.q * half_board;
+  m.discs = result.has_score ? result.score : result.q * half_board;
   for (const mcts::SearchResult::Child& child : result.children) {
     if (child.move != move) continue;
     m.visits = child.visits;
     m.win_probability = (child.q + 1) / 2;
-    m.discs = child.q * half_board;
+    m.discs = result.has_score ? child.score : child.q * half_board;
   }
   if (result.exact && move == result.move) {
     m.exact = true;

@@ -8,8 +8,8 @@
 // person's moves, hints, undo/redo by whole turns, and the result.
 //
 // Evaluations are from the side to move: a win probability ((Q + 1) / 2, draws half)
-// and a disc margin, exact when the endgame solver proved it, otherwise estimated from
-// Q scaled to the board (Q * squares / 2).
+// and a disc margin, exact when the endgame solver proved it, otherwise the search's
+// expected margin (SearchedMove).
 // Strength: playouts and/or seconds per move; levels 1-10 for people (StrengthForLevel:
 // more playouts per level; levels 1-3 sample moves in proportion to
 // (visits + prior * playouts)^(1/T), so they mostly follow the network's policy).
@@ -48,10 +48,11 @@ struct MoveEvaluation {
 };
 
 // A searched move's evaluation from the search's result, the one conversion that play
-// and analysis share: the move's value q as a win probability (q + 1) / 2 and a disc
-// margin q * squares / 2; the exact score where the search proved the root and `move` is
-// its move (win probability 1, 0.5 or 0); the root's value for a move the search has no
-// child for (a forced pass).
+// and analysis share: the move's value q as a win probability (q + 1) / 2 and its
+// expected disc margin (the search's mean of the network's disc-difference head;
+// q * squares / 2 with an evaluator that has no such head); the exact score where the
+// search proved the root and `move` is its move (win probability 1, 0.5 or 0); the
+// root's value for a move the search has no child for (a forced pass).
 MoveEvaluation SearchedMove(const mcts::SearchResult& result, core::Square move, int squares);
 
 struct Analysis {

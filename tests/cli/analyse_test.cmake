@@ -1,6 +1,7 @@
 # End-to-end: `othello-zero analyse GAME`: a transcript and a GGF record of the planted-
 # blunder fixture (tests/play/analysis_test.cpp: ply 48, black's g7, turns a win into a
-# loss with 12 empties), a 6x6 game with a pass, --json, and bad input.
+# loss with 12 empties), also given as the transcript itself, a 6x6 game with a pass,
+# --json, and bad input.
 include(${CMAKE_CURRENT_LIST_DIR}/common.cmake)
 
 set(planted8 "f5d6c4f3f4d3e2g4d7c2h5f6e6c7b7f2f1c3f7e7d2c5b5d1f8g8c6d8c1h4e1a8c8b3h8b8h3a6e3g3h2g5a4a3h6b4b6b1g7g1a5a7g6e8g2h1a2h7b2a1")
@@ -32,6 +33,8 @@ endfunction()
 
 file(WRITE ${WORK}/analyse_game.txt "${planted8}\n")
 check_table(${WORK}/analyse_game.txt 60)
+# The transcript itself as GAME (no such file).
+check_table(${planted8} 60)
 
 # The same game as a GGF record (no passes: black and white alternate).
 set(ggf "(;GM[Othello]PC[test]PB[someone]PW[someone else]TY[8]")
@@ -89,6 +92,8 @@ run_fails("analyse_bad.ggf: game 1: " analyse ${WORK}/analyse_bad.ggf --model ${
 file(WRITE ${WORK}/analyse_empty.txt "\n")
 run_fails("analyse_empty.txt: the file is empty" analyse ${WORK}/analyse_empty.txt --model ${MODEL})
 run_fails("no-such-game.txt: cannot be opened" analyse ${WORK}/no-such-game.txt --model ${MODEL})
+run_fails("transcript 'f5d6zz': bad transcript \\(8x8 from the standard start.*\\): move 3"
+          analyse f5d6zz --model ${MODEL})
 file(WRITE ${WORK}/analyse_game6.ggf
      "(;GM[Othello]TY[6]BO[6 ------ ------ --O*-- --*O-- ------ ------ *]B[e4];)\n")
 run_fails("analyse_game6.ggf: a 6x6 game, but .*model.ozm plays 8x8 only"

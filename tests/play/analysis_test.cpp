@@ -14,7 +14,9 @@
 #include "core/rng.h"
 #include "core/solver.h"
 #include "mcts/evaluator.h"
+#include "mcts/search.h"
 #include "play/game_analysis.h"
+#include "play/game_session.h"
 
 namespace othello::play {
 namespace {
@@ -278,6 +280,37 @@ TEST(GameAnalysis, EvaluatePosition) {
   EXPECT_FALSE(searched.exact);
   EXPECT_TRUE(core::Position::Standard(8).IsLegal(searched.best));
   EXPECT_FALSE(searched.pv.empty());
+}
+
+TEST(GameAnalysis, SearchedMovesTakeTheExpectedMarginWhereTheEvaluatorGivesOne) {
+  mcts::SearchResult result;
+  result.move = 19;
+  result.q = 0.2f;
+  result.win = 0.5f;
+  result.draw = 0.2f;
+  result.score = 1.5f;
+  result.children = {{19, 120, 0.4f, 0.5f, 3.5f}, {26, 80, 0.3f, -0.25f, -6.0f}};
+  // Without margins (no disc-difference head): q scaled to the board.
+  MoveEvaluation m = SearchedMove(result, 26, 64);
+  EXPECT_DOUBLE_EQ(m.discs, -8.0);
+  EXPECT_DOUBLE_EQ(m.win_probability, 0.375);
+  EXPECT_EQ(m.visits, 80u);
+  EXPECT_NEAR(SearchedMove(result, core::kPass, 64).discs, 6.4, 1e-5);  // the root's q
+  // With them: the search's expected margins, the win probability unchanged.
+  result.has_score = true;
+  m = SearchedMove(result, 26, 64);
+  EXPECT_DOUBLE_EQ(m.discs, -6.0);
+  EXPECT_DOUBLE_EQ(m.win_probability, 0.375);
+  EXPECT_DOUBLE_EQ(SearchedMove(result, 19, 64).discs, 3.5);
+  EXPECT_DOUBLE_EQ(SearchedMove(result, core::kPass, 64).discs, 1.5);  // the root's
+  EXPECT_FALSE(SearchedMove(result, 19, 64).exact);
+  // A proven root: its move's exact margin.
+  result.proven = result.exact = true;
+  result.exact_score = 4;
+  m = SearchedMove(result, 19, 64);
+  EXPECT_TRUE(m.exact);
+  EXPECT_DOUBLE_EQ(m.discs, 4.0);
+  EXPECT_DOUBLE_EQ(m.win_probability, 1.0);
 }
 
 TEST(GameAnalysis, MarkThresholdsScaleWithTheBoard) {
