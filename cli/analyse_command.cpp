@@ -57,14 +57,14 @@ core::Game GameFromTranscript(const std::string& path, std::string_view text,
   return game;
 }
 
-// Whether `arg` reads as moves rather than a file name: square names (and "pa" for a
-// pass) only, e.g. f5d6c3.
+// Whether `arg` reads as moves rather than a file name, e.g. f5d6c3: a square name first,
+// then letters, digits, spaces and dashes only.
 bool LooksLikeTranscript(const std::string& arg) {
-  if (arg.empty()) return false;
-  return std::all_of(arg.begin(), arg.end(), [](char c) {
-    return std::isalnum(static_cast<unsigned char>(c)) || c == ' ' || c == '-';
-  }) && std::isalpha(static_cast<unsigned char>(arg[0])) &&
-         std::isdigit(static_cast<unsigned char>(arg[1 % arg.size()]));
+  const auto byte = [&arg](std::size_t i) { return static_cast<unsigned char>(arg[i]); };
+  return arg.size() >= 2 && std::isalpha(byte(0)) && std::isdigit(byte(1)) &&
+         std::all_of(arg.begin(), arg.end(), [](char c) {
+           return std::isalnum(static_cast<unsigned char>(c)) || c == ' ' || c == '-';
+         });
 }
 
 // The game in `path`: a GGF record when the text starts with '(', else a transcript; a

@@ -223,8 +223,8 @@ std::uint32_t TreeSearch::SelectChild(std::uint32_t parent_index, bool at_root) 
   }
   if (best_unvisited >= 0) {
     const float reduction = at_root ? params_.root_fpu_reduction : params_.fpu_reduction;
-    const float fpu = -parent.Q(0.0f) - score_weight * parent.ScoreMean(0.0f) -
-                      reduction * std::sqrt(visited_prior);
+    float fpu = -parent.Q(0.0f) - reduction * std::sqrt(visited_prior);
+    if (score_weight != 0) fpu -= score_weight * parent.ScoreMean(0.0f);
     if (fpu + explore * best_unvisited_prior > best_score) {
       return first + best_unvisited;
     }
