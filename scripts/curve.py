@@ -171,9 +171,14 @@ def describe(result):
 
 
 def plot(points, reference_name, path):
-    import matplotlib
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
+    try:
+        import matplotlib
+        matplotlib.use("Agg")
+        import matplotlib.pyplot as plt
+    except ImportError:
+        print(f"warning: no {path} (matplotlib is missing: apt-get install "
+              "python3-matplotlib); the text and JSON are written", file=sys.stderr)
+        return
     minutes = [p["minutes"] for p in points]
     elos = [p["result"]["elo"] for p in points]
     low = [p["result"]["elo"] - p["result"]["elo_low"] for p in points]
