@@ -7,7 +7,9 @@
 #   scripts/test.sh --tsan     the suite built with ThreadSanitizer (build-tsan/)
 #   scripts/test.sh --cuda     the suite built against PyPI's CUDA LibTorch (build-cuda/,
 #                              the torch wheel in .venv/: scripts/deps.sh), linked with the
-#                              real cuDNN and NCCL; the CUDA tests skip without a GPU
+#                              real cuDNN and NCCL; the CUDA tests skip without a GPU. The
+#                              tests of core, mcts, arena and play (no LibTorch in them, the
+#                              same code and flags as the CPU build's) are not run again.
 #   BUILD_DIR=... CMAKE_ARGS="..." scripts/test.sh   another build
 # Under the sanitizers, reports from inside LibTorch and OpenBLAS (not instrumented)
 # are suppressed by tests/sanitizers/*.supp, each entry with its reason.
@@ -15,12 +17,12 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 source scripts/deps.sh
 
-ctest_args=()
+excluded=()  # ctest labels left out
 sanitizer=""
 cuda=0
 for arg in "$@"; do
   case "$arg" in
-    --fast) ctest_args+=(-LE slow) ;;
+    --fast) excluded+=(slow) ;;
     --asan) sanitizer=asan ;;
     --tsan) sanitizer=tsan ;;
     --cuda) cuda=1 ;;
@@ -40,6 +42,7 @@ if [ "$cuda" = 1 ]; then
   torch_args=("${OZ_CUDA_CMAKE_ARGS[@]}")
   # The Google Benchmark binaries are the CPU build's (they do not use LibTorch).
   cmake_args="$cmake_args -DOZ_BUILD_BENCHMARKS=OFF"
+  excluded+=(core mcts arena play)
 fi
 supp="$PWD/tests/sanitizers"
 case "$sanitizer" in
@@ -87,6 +90,10 @@ if [ "$cuda" = 1 ]; then
     }
   done
   echo "CUDA build: $(grep -E -o "LibTorch [0-9.]+" "$build_dir/oz-configure.log"), cuDNN and NCCL from $OZ_VENV"
+fi
+ctest_args=()
+if [ ${#excluded[@]} -gt 0 ]; then
+  ctest_args=(-LE "^($(IFS='|'; echo "${excluded[*]}"))\$")
 fi
 ctest --test-dir "$build_dir" --output-on-failure -j "$jobs" "${ctest_args[@]}"
 
