@@ -9,7 +9,7 @@
 namespace othello::nn {
 namespace {
 
-[[noreturn]] void Fail(const std::string& where, const std::string& what) {
+[[noreturn]] void FailState(const std::string& where, const std::string& what) {
   throw core::InputError(where + ": optimizer state: " + what);
 }
 
@@ -57,16 +57,16 @@ struct Entry {
 Entry ParseName(const std::string& name, const std::string& kind, std::size_t parameters,
                 const std::string& where) {
   const std::size_t a = name.find('/'), b = name.find('/', a == std::string::npos ? a : a + 1);
-  if (a == std::string::npos || b == std::string::npos) Fail(where, "bad entry name " + name);
+  if (a == std::string::npos || b == std::string::npos) FailState(where, "bad entry name " + name);
   if (name.substr(0, a) != kind) {
-    Fail(where, "saved for " + name.substr(0, a) + ", this run's optimizer is " + kind +
-                    " (start the optimizer afresh by removing the checkpoint's state)");
+    FailState(where, "saved for " + name.substr(0, a) + ", this run's optimizer is " + kind +
+                         " (start the optimizer afresh by removing the checkpoint's state)");
   }
   const std::string digits = name.substr(a + 1, b - a - 1);
   if (digits.empty() || digits.size() > 6 || digits.find_first_not_of("0123456789") != std::string::npos ||
       std::stoul(digits) >= parameters) {
-    Fail(where, "entry " + name + " names no parameter of the network (" +
-                    std::to_string(parameters) + " parameters)");
+    FailState(where, "entry " + name + " names no parameter of the network (" +
+                         std::to_string(parameters) + " parameters)");
   }
   return {std::stoul(digits), name.substr(b + 1)};
 }
@@ -75,9 +75,9 @@ Entry ParseName(const std::string& name, const std::string& kind, std::size_t pa
 torch::Tensor Moment(const std::map<std::string, torch::Tensor>& tensors, const std::string& name,
                      const torch::Tensor& parameter, const std::string& where) {
   const auto it = tensors.find(name);
-  if (it == tensors.end()) Fail(where, name + " is missing");
+  if (it == tensors.end()) FailState(where, name + " is missing");
   if (it->second.scalar_type() != torch::kFloat32 || it->second.sizes() != parameter.sizes()) {
-    Fail(where, name + " does not have its parameter's type and shape");
+    FailState(where, name + " does not have its parameter's type and shape");
   }
   return it->second.to(parameter.device());
 }
@@ -95,7 +95,7 @@ States ReadAdam(const std::vector<torch::Tensor>& params,
     if (step == tensors.end()) continue;
     if (step->second.scalar_type() != torch::kInt64 || step->second.dim() != 0 ||
         step->second.item<std::int64_t>() < 0) {
-      Fail(where, prefix + "step is not a count");
+      FailState(where, prefix + "step is not a count");
     }
     auto state = std::make_unique<ParamState>();
     state->step(step->second.item<std::int64_t>());
@@ -133,11 +133,11 @@ void CheckNames(const std::map<std::string, torch::Tensor>& tensors, const std::
   for (const auto& [name, tensor] : tensors) {
     const Entry entry = ParseName(name, kind, parameters, where);
     if (std::find(fields.begin(), fields.end(), entry.field) == fields.end()) {
-      Fail(where, "entry " + name + ": " + kind + " keeps no field " + entry.field);
+      FailState(where, "entry " + name + ": " + kind + " keeps no field " + entry.field);
     }
     if (kind != "sgd" && entry.field != "step" &&
         !tensors.count(kind + "/" + std::to_string(entry.index) + "/step")) {
-      Fail(where, kind + "/" + std::to_string(entry.index) + "/step is missing");
+      FailState(where, kind + "/" + std::to_string(entry.index) + "/step is missing");
     }
   }
 }

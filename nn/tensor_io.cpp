@@ -14,7 +14,7 @@ constexpr std::uint8_t kFloat32 = 1, kInt64 = 2;
 constexpr std::size_t kMaxName = 256;
 constexpr int kMaxRank = 4;
 
-[[noreturn]] void Fail(const std::string& where, const std::string& what) {
+[[noreturn]] void FailTensor(const std::string& where, const std::string& what) {
   throw core::InputError(where + ": " + what);
 }
 
@@ -56,8 +56,8 @@ class Reader {
  private:
   void Need(std::size_t n, const std::string& what) const {
     if (n > left()) {
-      Fail(where_, "truncated: " + what + " needs " + std::to_string(n) + " bytes, " +
-                       std::to_string(left()) + " remain");
+      FailTensor(where_, "truncated: " + what + " needs " + std::to_string(n) + " bytes, " +
+                             std::to_string(left()) + " remain");
     }
   }
   std::string_view bytes_;
@@ -68,16 +68,16 @@ class Reader {
 std::pair<std::string, torch::Tensor> DecodeOne(Reader& in, const std::string& where) {
   const auto name_bytes = in.Read<std::uint32_t>("a tensor name's length");
   if (name_bytes == 0 || name_bytes > kMaxName) {
-    Fail(where, "a tensor name of " + std::to_string(name_bytes) + " bytes (1 to " +
-                    std::to_string(kMaxName) + " allowed)");
+    FailTensor(where, "a tensor name of " + std::to_string(name_bytes) + " bytes (1 to " +
+                          std::to_string(kMaxName) + " allowed)");
   }
   std::string name(in.Take(name_bytes, "a tensor name"));
   const auto type = in.Read<std::uint8_t>("a tensor type");
   if (type != kFloat32 && type != kInt64) {
-    Fail(where, "tensor " + name + ": unknown type " + std::to_string(type));
+    FailTensor(where, "tensor " + name + ": unknown type " + std::to_string(type));
   }
   const auto rank = in.Read<std::uint8_t>("a tensor rank");
-  if (rank > kMaxRank) Fail(where, "tensor " + name + ": rank " + std::to_string(rank) + " (at most 4)");
+  if (rank > kMaxRank) FailTensor(where, "tensor " + name + ": rank " + std::to_string(rank) + " (at most 4)");
   const std::size_t element = type == kFloat32 ? 4 : 8;
   std::vector<std::int64_t> sizes;
   std::size_t count = 1;
@@ -85,13 +85,13 @@ std::pair<std::string, torch::Tensor> DecodeOne(Reader& in, const std::string& w
     const auto size = in.Read<std::int64_t>("a tensor size");
     // Each size is bounded by what remains, so the product cannot overflow.
     if (size < 0 || static_cast<std::uint64_t>(size) > in.left()) {
-      Fail(where, "tensor " + name + ": size " + std::to_string(size) + " does not fit the data");
+      FailTensor(where, "tensor " + name + ": size " + std::to_string(size) + " does not fit the data");
     }
     sizes.push_back(size);
     count *= static_cast<std::size_t>(size);
     if (count > in.left() / element) {
-      Fail(where, "tensor " + name + " " + ShapeText(sizes) + " is larger than the data left (" +
-                      std::to_string(in.left()) + " bytes)");
+      FailTensor(where, "tensor " + name + " " + ShapeText(sizes) + " is larger than the data left (" +
+                            std::to_string(in.left()) + " bytes)");
     }
   }
   const std::string_view values = in.Take(count * element, "tensor " + name + "'s values");
@@ -127,10 +127,10 @@ std::map<std::string, torch::Tensor> DecodeTensors(std::string_view bytes, const
   for (std::uint32_t i = 0; i < count; ++i) {
     auto [name, tensor] = DecodeOne(in, where);
     if (!tensors.emplace(name, std::move(tensor)).second) {
-      Fail(where, "tensor " + name + " appears twice");
+      FailTensor(where, "tensor " + name + " appears twice");
     }
   }
-  if (in.left() > 0) Fail(where, std::to_string(in.left()) + " unexpected bytes after the tensors");
+  if (in.left() > 0) FailTensor(where, std::to_string(in.left()) + " unexpected bytes after the tensors");
   return tensors;
 }
 
@@ -147,18 +147,18 @@ void LoadModuleTensors(torch::nn::Module& module, const std::map<std::string, to
   std::set<std::string> used;
   for (auto& [name, target] : ModuleTensors(module)) {
     const auto it = tensors.find(name);
-    if (it == tensors.end()) Fail(where, "tensor " + name + " is missing");
+    if (it == tensors.end()) FailTensor(where, "tensor " + name + " is missing");
     const torch::Tensor& source = it->second;
     if (source.scalar_type() != target.scalar_type() || source.sizes() != target.sizes()) {
-      Fail(where, "tensor " + name + " is " + TypeName(TypeOf(source)) + " " +
-                      ShapeText(source.sizes()) + ", the network needs " +
-                      TypeName(TypeOf(target)) + " " + ShapeText(target.sizes()));
+      FailTensor(where, "tensor " + name + " is " + TypeName(TypeOf(source)) + " " +
+                            ShapeText(source.sizes()) + ", the network needs " +
+                            TypeName(TypeOf(target)) + " " + ShapeText(target.sizes()));
     }
     target.copy_(source);
     used.insert(name);
   }
   for (const auto& [name, tensor] : tensors) {
-    if (!used.count(name)) Fail(where, "holds tensor " + name + ", which the network does not have");
+    if (!used.count(name)) FailTensor(where, "holds tensor " + name + ", which the network does not have");
   }
 }
 

@@ -8,6 +8,7 @@
 
 #include "core/error.h"
 #include "core/hash.h"
+#include "core/stopwatch.h"
 #include "nn/checkpoint.h"
 #include "training/run_dir.h"
 #include "training/self_play.h"
@@ -17,10 +18,6 @@ namespace {
 
 namespace fs = std::filesystem;
 using Clock = std::chrono::steady_clock;
-
-double Since(Clock::time_point t) {
-  return std::chrono::duration<double>(Clock::now() - t).count();
-}
 
 // One actor process: Execute waits for a model, starts the self-play threads, then
 // polls for models and reports until stopped.
@@ -82,15 +79,17 @@ ActorSummary Actor::Execute(const std::atomic<bool>& stop) {
         config_, models_, [&writer](const std::vector<Sample>& game) { writer.Write(game); },
         stats_, config_.seed * 1000003 + std::random_device{}());
     Report(/*stopped=*/false);  // the learner counts this actor from now on
-    double last_poll = Since(start_);
+    double last_poll = core::SecondsSince(start_);
     while (!stop.load() && !threads.stopped()) {
       std::this_thread::sleep_for(std::chrono::milliseconds(100));
-      if (Since(start_) - last_poll >= options_.model_poll_seconds) {
+      if (core::SecondsSince(start_) - last_poll >= options_.model_poll_seconds) {
         PollModel();
-        last_poll = Since(start_);
+        last_poll = core::SecondsSince(start_);
       }
-      if (Since(start_) - last_report_ >= options_.report_seconds) Report(/*stopped=*/false);
-      if (Since(start_) - last_log_ >= options_.log_seconds) Log();
+      if (core::SecondsSince(start_) - last_report_ >= options_.report_seconds) {
+        Report(/*stopped=*/false);
+      }
+      if (core::SecondsSince(start_) - last_log_ >= options_.log_seconds) Log();
     }
     threads.Stop();
     Report(/*stopped=*/true);
@@ -143,7 +142,7 @@ std::optional<nn::Checkpoint> Actor::LoadNewer(std::string* path) {
 }
 
 void Actor::Report(bool stopped) {
-  const double now = Since(start_);
+  const double now = core::SecondsSince(start_);
   const double dt = std::max(1e-9, now - last_report_);
   ActorReport report;
   report.actor = id_;
@@ -169,7 +168,7 @@ void Actor::Report(bool stopped) {
 }
 
 void Actor::Log() {
-  const double now = Since(start_);
+  const double now = core::SecondsSince(start_);
   const double dt = std::max(1e-9, now - last_log_);
   const std::uint64_t positions = stats_.positions.load(), playouts = stats_.playouts.load();
   char line[200];

@@ -13,6 +13,7 @@
 #include "core/error.h"
 #include "core/file_io.h"
 #include "core/rng.h"
+#include "core/stopwatch.h"
 #include "nn/checkpoint.h"
 #include "nn/inference.h"
 #include "nn/rules_json.h"
@@ -32,10 +33,6 @@ using Clock = std::chrono::steady_clock;
 // How long ranks other than 0 wait for rank 0 to checkpoint and evaluate (rank 0's
 // death ends the wait at once: the store's connection closes).
 constexpr double kCheckpointWaitSeconds = 6 * 3600;
-
-double Since(Clock::time_point t) {
-  return std::chrono::duration<double>(Clock::now() - t).count();
-}
 
 // "45s", "12m30s", "2h05m".
 std::string DurationText(double seconds) {
@@ -153,7 +150,7 @@ class Run {
   // ---- Training, shared by both roles (the leader decides with TimeUp and CanTrain).
   bool TimeUp() const;
   // This run's time, with what earlier sessions of it trained (their checkpoints say).
-  double TrainedSeconds() const { return earlier_seconds_ + Since(start_); }
+  double TrainedSeconds() const { return earlier_seconds_ + core::SecondsSince(start_); }
   bool CanTrain(double trained) const;  // `trained`: samples drawn so far
   void TrainOneStep();  // one optimizer step on a batch from the replay buffer
   bool ReportDue() const;
@@ -228,7 +225,8 @@ RunSummary Run::Execute(const std::atomic<bool>& stop) {
   } else {
     Follow(stop);
   }
-  return RunSummary{trainer_->step(), buffer_->games(), buffer_->seen(), Since(start_)};
+  return RunSummary{trainer_->step(), buffer_->games(), buffer_->seen(),
+                    core::SecondsSince(start_)};
 }
 
 void Run::Lead(const std::atomic<bool>& stop) {
@@ -258,7 +256,7 @@ void Run::LeadUntilStopped(const std::atomic<bool>& stop) {
     } else {
       std::this_thread::sleep_for(std::chrono::milliseconds(20));
     }
-    if (Since(start_) - last_ingest_time_ >= 1.0) Ingest();
+    if (core::SecondsSince(start_) - last_ingest_time_ >= 1.0) Ingest();
     if (ReportDue()) Report(/*final_line=*/false);
   }
 }
@@ -346,8 +344,9 @@ void Run::FollowerStep() {
 
 void Run::FollowReplay() {
   const bool behind = static_cast<double>(buffer_->seen()) < leader_seen_;
-  if (buffer_->size() == 0 || (behind && Since(start_) - last_follow_time_ >= 1.0)) {
-    last_follow_time_ = Since(start_);
+  if (buffer_->size() == 0 ||
+      (behind && core::SecondsSince(start_) - last_follow_time_ >= 1.0)) {
+    last_follow_time_ = core::SecondsSince(start_);
     Attempt("reading rank 0's replay", [&] { buffer_->Refresh(); });
   }
   if (buffer_->size() == 0) {
@@ -507,7 +506,7 @@ void Run::PublishModel(nn::OthelloNet& net, std::int64_t step) {
 }
 
 void Run::Ingest() {
-  last_ingest_time_ = Since(start_);
+  last_ingest_time_ = core::SecondsSince(start_);
   Ingester::Pass pass;
   Attempt("taking in the actors' games", [&] { pass = ingester_->RunOnce(); });
   for (const std::string& warning : pass.warnings) {
@@ -535,7 +534,7 @@ void Run::TrainOneStep() {
 }
 
 bool Run::ReportDue() const {
-  return Since(start_) - last_report_time_ >= (interactive_ ? 1.0 : 10.0);
+  return core::SecondsSince(start_) - last_report_time_ >= (interactive_ ? 1.0 : 10.0);
 }
 
 void Run::SaveCheckpoint(bool final) {
@@ -576,20 +575,20 @@ bool Run::EvaluationDue() {
       ++checkpoints_ % config_.eval_every_checkpoints != 0) {
     return false;
   }
-  return budget_.Allows(Since(start_));
+  return budget_.Allows(core::SecondsSince(start_));
 }
 
 EvaluationReport Run::PlayEvaluation(std::int64_t step) {
   std::int64_t current_step = 0;
   std::shared_ptr<mcts::Evaluator> current = models_.Current(&current_step);
   EvaluationReport report;
-  const double began = Since(start_);
+  const double began = core::SecondsSince(start_);
   Attempt("evaluation of step " + std::to_string(step), [&] {
     report = evaluation_->Evaluate(trainer_->published_net(), step, current, current_step);
   });
-  const double took = Since(start_) - began;
+  const double took = core::SecondsSince(start_) - began;
   budget_.Spent(took);
-  const double share = budget_.Share(Since(start_));
+  const double share = budget_.Share(core::SecondsSince(start_));
   report.json["eval_seconds"] = took;
   report.json["eval_share"] = share;
   report.json["evals_skipped"] = budget_.skipped();
@@ -615,12 +614,13 @@ void Run::LogEvaluation(const EvaluationReport& report) {
   line["seconds"] = TrainedSeconds();
   AppendMetrics({{"eval", line}});
   const std::string text =
-      "[" + std::to_string(static_cast<long long>(Since(start_))) + "s] " + report.text;
+      "[" + std::to_string(static_cast<long long>(core::SecondsSince(start_))) + "s] " +
+      report.text;
   log_ << (interactive_ ? "\r" + text + "\033[K\n" : text + "\n") << std::flush;
 }
 
 void Run::Report(bool final_line) {
-  const double now = Since(start_);
+  const double now = core::SecondsSince(start_);
   const Rates rates = TakeRates(now);
   const LossSums::Means losses = losses_.Read();
   if (leader()) AppendMetrics(MetricsLine(rates, losses));

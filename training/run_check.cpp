@@ -25,10 +25,6 @@ std::vector<fs::path> Files(const fs::path& dir) {
   return files;
 }
 
-bool EndsWith(const std::string& s, const std::string& tail) {
-  return s.size() >= tail.size() && s.compare(s.size() - tail.size(), tail.size(), tail) == 0;
-}
-
 // Loads every checkpoint; the board size of `latest`'s rules (0: unknown).
 int CheckCheckpoints(const fs::path& dir, const fs::path& latest, RunCheck& check) {
   int board_size = 0;

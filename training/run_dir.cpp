@@ -27,11 +27,6 @@ std::string ModelName(std::int64_t step) {
   return name;
 }
 
-bool EndsWith(const std::string& text, const std::string& suffix) {
-  return text.size() >= suffix.size() &&
-         text.compare(text.size() - suffix.size(), suffix.size(), suffix) == 0;
-}
-
 // Removes the model files older than the newest kModelsKept (an actor that is reading
 // one keeps its open file; one that finds it gone reads latest.json again).
 void PruneModels(const std::string& models) {
@@ -59,6 +54,11 @@ double AgeSeconds(const fs::path& path) {
 }
 
 }  // namespace
+
+bool EndsWith(const std::string& name, const std::string& suffix) {
+  return name.size() >= suffix.size() &&
+         name.compare(name.size() - suffix.size(), suffix.size(), suffix) == 0;
+}
 
 std::string StepName(std::int64_t step) {
   char name[32];

@@ -58,6 +58,9 @@ inline constexpr int kModelsKept = 4;
 // name in evaluation games.
 std::string StepName(std::int64_t step);
 
+// Whether a file name ends with `suffix` (".tmp", ".shard", ".ckpt").
+bool EndsWith(const std::string& name, const std::string& suffix);
+
 // The paths of the run directory at `root` (the layout above); nothing is created.
 class RunDir {
  public:

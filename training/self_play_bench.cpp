@@ -9,6 +9,7 @@
 
 #include "core/hash.h"
 #include "core/rng.h"
+#include "core/stopwatch.h"
 #include "core/symmetry.h"
 #include "mcts/batching_evaluator.h"
 #include "mcts/eval_cache.h"
@@ -22,12 +23,10 @@ namespace {
 
 using Clock = std::chrono::steady_clock;
 
-double Since(Clock::time_point t) { return std::chrono::duration<double>(Clock::now() - t).count(); }
-
 // Sleeps `seconds`, or less when a self-play thread stops (fails).
 void Sleep(const SelfPlayThreads& threads, double seconds) {
   const Clock::time_point start = Clock::now();
-  while (!threads.stopped() && Since(start) < seconds) {
+  while (!threads.stopped() && core::SecondsSince(start) < seconds) {
     std::this_thread::sleep_for(std::chrono::milliseconds(10));
   }
 }
@@ -111,7 +110,7 @@ struct Snapshot {
 Snapshot Take(const SelfPlayStats& s, const BenchEvaluator& b, Clock::time_point start) {
   auto get = [](const std::atomic<std::uint64_t>& a) { return a.load(std::memory_order_relaxed); };
   Snapshot x;
-  x.time = Since(start);
+  x.time = core::SecondsSince(start);
   x.games = get(s.games);
   x.moves = get(s.moves);
   x.playouts = get(s.playouts);

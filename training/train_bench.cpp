@@ -8,6 +8,7 @@
 #include "core/bitboard.h"
 #include "core/rng.h"
 #include "core/rules.h"
+#include "core/stopwatch.h"
 #include "nn/mixed_precision.h"
 #include "training/trainer.h"
 
@@ -15,8 +16,6 @@ namespace othello::training {
 namespace {
 
 using Clock = std::chrono::steady_clock;
-
-double Since(Clock::time_point t) { return std::chrono::duration<double>(Clock::now() - t).count(); }
 
 // Positions of random games under `rules`, as training records with plausible targets.
 std::vector<Sample> RandomSamples(const core::Rules& rules, int count, core::Rng& rng) {
@@ -72,9 +71,9 @@ nlohmann::ordered_json BenchTrain(const TrainingConfig& config, const TrainBench
       for (Sample& s : batch) s = pool[rng.Below(static_cast<std::uint32_t>(pool.size()))];
       loss = trainer.Step(batch);
       ++steps;
-    } while (Since(start) < seconds);
+    } while (core::SecondsSince(start) < seconds);
     (void)loss.total.item<float>();
-    return std::make_pair(steps, Since(start));
+    return std::make_pair(steps, core::SecondsSince(start));
   };
   run(options.warmup);
   const auto [steps, seconds] = run(options.seconds);

@@ -35,7 +35,8 @@ TrainingConfig Tiny(int steps) {
       "tiny.yaml");
 }
 
-std::string TempDir(const std::string& name) {
+// A fresh path under the temporary directory, with nothing there yet.
+std::string AbsentDir(const std::string& name) {
   const fs::path dir = fs::temp_directory_path() / ("oz_run_" + std::to_string(::getpid()) + "_" + name);
   fs::remove_all(dir);
   return dir.string();
@@ -49,7 +50,7 @@ int Lines(const fs::path& file) {
 }
 
 TEST(TrainingRun, TrainsEndToEndAndResumes) {
-  const std::string dir = TempDir("resume");
+  const std::string dir = AbsentDir("resume");
   std::atomic<bool> stop{false};
   std::ostringstream log;
   const RunSummary first = RunTraining(Tiny(10), dir, stop, log, false);
@@ -101,7 +102,7 @@ TEST(TrainingRun, TrainsEndToEndAndResumes) {
 // run.minutes is the run's length across resumes: a finished run started again stops at
 // once and says how to go on; the cosine schedule over the run's time ends at its floor.
 TEST(TrainingRun, RunMinutesCountAcrossResumesAndTheScheduleFollowsThem) {
-  const std::string dir = TempDir("minutes");
+  const std::string dir = AbsentDir("minutes");
   std::atomic<bool> stop{false};
   std::ostringstream log;
   TrainingConfig config = Tiny(0);
@@ -123,7 +124,7 @@ TEST(TrainingRun, RunMinutesCountAcrossResumesAndTheScheduleFollowsThem) {
 // The progress line says where the run stands: before training, the positions still to
 // generate; with run.minutes, the time left; with run.steps, the steps left.
 TEST(TrainingRun, TheProgressLineSaysWhenTrainingStartsAndWhatIsLeft) {
-  const std::string dir = TempDir("outlook");
+  const std::string dir = AbsentDir("outlook");
   std::atomic<bool> stop{false};
   std::ostringstream waiting;
   TrainingConfig config = Tiny(0);
@@ -150,7 +151,7 @@ TEST(TrainingRun, TheProgressLineSaysWhenTrainingStartsAndWhatIsLeft) {
 }
 
 TEST(TrainingRun, AKillWhileWritingACheckpointLeavesAnIntactOne) {
-  const std::string dir = TempDir("killed");
+  const std::string dir = AbsentDir("killed");
   std::atomic<bool> stop{false};
   std::ostringstream log;
   RunTraining(Tiny(5), dir, stop, log, false);
@@ -164,7 +165,7 @@ TEST(TrainingRun, AKillWhileWritingACheckpointLeavesAnIntactOne) {
 }
 
 TEST(TrainingRun, AnotherNetworkOnTheSameRunIsAClearError) {
-  const std::string dir = TempDir("mismatch");
+  const std::string dir = AbsentDir("mismatch");
   std::atomic<bool> stop{false};
   std::ostringstream log;
   RunTraining(Tiny(1), dir, stop, log, false);
@@ -181,7 +182,7 @@ TEST(TrainingRun, AnotherNetworkOnTheSameRunIsAClearError) {
 }
 
 TEST(TrainingRun, GatingPlaysTheSelfPlayModel) {
-  const std::string dir = TempDir("gate");
+  const std::string dir = AbsentDir("gate");
   std::atomic<bool> stop{false};
   std::ostringstream log;
   TrainingConfig config = Tiny(10);
@@ -202,7 +203,7 @@ TEST(TrainingRun, GatingPlaysTheSelfPlayModel) {
 }
 
 TEST(TrainingRun, ResignationEndsGamesAndIsChecked) {
-  const std::string dir = TempDir("resign");
+  const std::string dir = AbsentDir("resign");
   std::atomic<bool> stop{false};
   std::ostringstream log;
   // A threshold no value can stay above: every side resigns at its first moves,
@@ -224,7 +225,7 @@ TEST(TrainingRun, ResignationEndsGamesAndIsChecked) {
 }
 
 TEST(TrainingRun, StopsWhenAskedAndCheckpoints) {
-  const std::string dir = TempDir("stop");
+  const std::string dir = AbsentDir("stop");
   std::atomic<bool> stop{true};  // already set: stop at once, still checkpointing
   std::ostringstream log;
   const RunSummary summary = RunTraining(Tiny(0), dir, stop, log, false);
@@ -252,7 +253,7 @@ std::int64_t LatestStep(const std::string& dir) {
 // joinable thread met by the unwinding error would end the process in std::terminate),
 // keeps the last checkpoint, names what failed, and the same run resumes afterwards.
 TEST(TrainingRun, ACheckpointThatCannotBeWrittenStopsTheRunCleanly) {
-  const std::string dir = TempDir("unwritable");
+  const std::string dir = AbsentDir("unwritable");
   std::ostringstream log;
   std::atomic<bool> stop{false};
   RunTraining(Tiny(5), dir, stop, log, false);
@@ -271,7 +272,7 @@ TEST(TrainingRun, ACheckpointThatCannotBeWrittenStopsTheRunCleanly) {
 }
 
 TEST(TrainingRun, AFullDiskDuringACheckpointKeepsTheLastOne) {
-  const std::string dir = TempDir("full");
+  const std::string dir = AbsentDir("full");
   std::ostringstream log;
   std::atomic<bool> stop{false};
   RunTraining(Tiny(5), dir, stop, log, false);
@@ -297,7 +298,7 @@ TEST(TrainingRun, AFullDiskDuringACheckpointKeepsTheLastOne) {
 }
 
 TEST(TrainingRun, AFailingEvaluatorStopsTheRunCleanly) {
-  const std::string dir = TempDir("evaluator");
+  const std::string dir = AbsentDir("evaluator");
   std::ostringstream log;
   core::SetFaults("evaluate@20");  // during self-play, before the first training step
   const std::string failure = Failure(Tiny(5), dir, log);
@@ -311,7 +312,7 @@ TEST(TrainingRun, AFailingEvaluatorStopsTheRunCleanly) {
 }
 
 TEST(TrainingRun, AFailingTrainingStepStopsTheRunCleanly) {
-  const std::string dir = TempDir("step");
+  const std::string dir = AbsentDir("step");
   std::ostringstream log;
   core::SetFaults("train.step@7");
   const std::string failure = Failure(Tiny(10), dir, log);
@@ -324,7 +325,7 @@ TEST(TrainingRun, AFailingTrainingStepStopsTheRunCleanly) {
 }
 
 TEST(TrainingRun, AFailingEvaluationStopsTheRunCleanly) {
-  const std::string dir = TempDir("evaluation");
+  const std::string dir = AbsentDir("evaluation");
   std::ostringstream log;
   fs::create_directories(dir);
   std::ofstream(fs::path(dir) / "eval") << "a file standing where the eval folder must be";
@@ -338,7 +339,7 @@ TEST(TrainingRun, AFailingEvaluationStopsTheRunCleanly) {
 }
 
 TEST(TrainingRun, ATornMetricsLineIsCutOnResume) {
-  const std::string dir = TempDir("torn");
+  const std::string dir = AbsentDir("torn");
   std::ostringstream log;
   std::atomic<bool> stop{false};
   RunTraining(Tiny(5), dir, stop, log, false);
