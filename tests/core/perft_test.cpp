@@ -29,10 +29,12 @@ TEST(Perft, StandardStartDepth11) {
   EXPECT_EQ(Perft(Position::Standard(8), 11), kStandardPerft[11]);
 }
 
-// Labelled "slow" in CMake: a few seconds in Release, minutes under sanitizers.
-TEST(PerftSlow, StandardStartDepth12And13) {
+// Labelled "slow" in CMake (its name): seconds in Release, minutes under sanitizers.
+// Depth 13 (18,429,641,748 leaves, ten times depth 12's 1.9 billion; the two took 137 s on
+// a first-generation Zen core) is left to `othello-zero perft --depth 13`, whose count
+// docs/internals.md gives.
+TEST(PerftSlow, StandardStartDepth12) {
   EXPECT_EQ(Perft(Position::Standard(8), 12), kStandardPerft[12]);
-  EXPECT_EQ(Perft(Position::Standard(8), 13), kStandardPerft[13]);
 }
 
 TEST(Perft, AgreesWithReferenceOnEverySizeAndStart) {
