@@ -65,7 +65,8 @@ esac
 
 jobs=$(nproc)
 # The CPU, LibTorch-free and CUDA builds compile core, mcts, play and arena with the same
-# flags: ccache compiles each such file once.
+# flags (the CPU and CUDA builds also the LibTorch-free subcommands, cli/CMakeLists.txt):
+# ccache compiles each such file once.
 if command -v ccache >/dev/null && [ -z "${OZ_NO_CCACHE:-}" ]; then
   cmake_args="$cmake_args -DCMAKE_CXX_COMPILER_LAUNCHER=ccache"
 fi
