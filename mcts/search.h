@@ -262,6 +262,9 @@ class TreeSearch {
   // The root's mean win and loss probabilities and final margin over the area, for the
   // side to move at the root.
   void RootValue(float* win, float* loss, float* score) const;
+  // The root children's visits; in a full search with forced playouts, less those that
+  // PUCT against the most visited child would not have given (KataGo's pruning).
+  std::vector<float> PrunedVisits() const;
   std::vector<float> PolicyTarget() const;
   core::Square ChooseMove(int ply) EXCLUDES(root_mutex_);
 

@@ -259,6 +259,43 @@ void TreeSearch::RootValue(float* win, float* loss, float* score) const {
   *score = visits ? static_cast<float>(score_sum / visits) : 0.0f;
 }
 
+std::vector<float> TreeSearch::PrunedVisits() const {
+  const Node& root = tree_.root();
+  const int n = root.num_children;
+  std::vector<float> weight(n, 0.0f);
+  std::uint32_t total = 0;
+  int best = 0;
+  double value_sum = 0, square_sum = 0;
+  for (int i = 0; i < n; ++i) {
+    const Node& c = tree_.node(root.first_child + i);
+    weight[i] = static_cast<float>(c.Visits());
+    total += c.Visits();
+    value_sum += static_cast<double>(c.ValueSum());
+    square_sum += static_cast<double>(c.SquareSum());
+    if (weight[i] > weight[best]) best = i;
+  }
+  if (!params_.forced_playouts || !full_ || n == 0) return weight;
+  // Take away forced playouts that the child would not have received by PUCT against the
+  // best child (KataGo), with the selection's c_puct.
+  const Node& b = tree_.node(root.first_child + best);
+  const float explore = params_.c_puct * std::sqrt(static_cast<float>(std::max(total, 1u))) *
+                        ExplorationStdevFactor(params_, total, value_sum / kValueScale,
+                                               square_sum / kValueScale);
+  const float best_puct = Utility(b) + explore * b.prior / (1.0f + weight[best]);
+  for (int i = 0; i < n; ++i) {
+    if (i == best || weight[i] == 0) continue;
+    const Node& c = tree_.node(root.first_child + i);
+    const float gap = best_puct - Utility(c);
+    float keep = weight[i];
+    if (gap > 0) {
+      const float needed = std::ceil(explore * c.prior / gap - 1.0f);
+      keep = std::max(weight[i] - ForcedPlayouts(c, total), std::min(weight[i], needed));
+    }
+    weight[i] = keep <= 1.0f ? 0.0f : keep;
+  }
+  return weight;
+}
+
 std::vector<float> TreeSearch::PolicyTarget() const {
   const Node& root = tree_.root();
   const int size = tree_.root_position().size();
@@ -279,37 +316,7 @@ std::vector<float> TreeSearch::PolicyTarget() const {
     }
     for (float& w : weight) w = std::exp(w - top);
   } else {
-    std::uint32_t total = 0;
-    int best = 0;
-    double value_sum = 0, square_sum = 0;
-    for (int i = 0; i < n; ++i) {
-      const Node& c = tree_.node(root.first_child + i);
-      weight[i] = static_cast<float>(c.Visits());
-      total += c.Visits();
-      value_sum += static_cast<double>(c.ValueSum());
-      square_sum += static_cast<double>(c.SquareSum());
-      if (weight[i] > weight[best]) best = i;
-    }
-    if (params_.forced_playouts) {
-      // Policy-target pruning: take away forced playouts that the child would not have
-      // received by PUCT against the best child (KataGo), with the selection's c_puct.
-      const Node& b = tree_.node(root.first_child + best);
-      const float explore = params_.c_puct * std::sqrt(static_cast<float>(std::max(total, 1u))) *
-                            ExplorationStdevFactor(params_, total, value_sum / kValueScale,
-                                                   square_sum / kValueScale);
-      const float best_puct = Utility(b) + explore * b.prior / (1.0f + weight[best]);
-      for (int i = 0; i < n; ++i) {
-        if (i == best || weight[i] == 0) continue;
-        const Node& c = tree_.node(root.first_child + i);
-        const float gap = best_puct - Utility(c);
-        float keep = weight[i];
-        if (gap > 0) {
-          const float needed = std::ceil(explore * c.prior / gap - 1.0f);
-          keep = std::max(weight[i] - ForcedPlayouts(c, total), std::min(weight[i], needed));
-        }
-        weight[i] = keep <= 1.0f ? 0.0f : keep;
-      }
-    }
+    weight = PrunedVisits();
   }
   const float sum = std::accumulate(weight.begin(), weight.end(), 0.0f);
   for (int i = 0; i < n; ++i) {
@@ -377,10 +384,13 @@ core::Square TreeSearch::ChooseMove(int ply) {
     }
   }
   const float temperature = params_.Temperature(ply);
+  // The visit counts, less the forced playouts of a full search (as the policy target):
+  // a move that got only its forced playouts is never played for them.
+  const std::vector<float> visits = PrunedVisits();
   std::vector<double> weight(n);
   int most = 0;
   for (int i = 0; i < n; ++i) {
-    weight[i] = tree_.node(root.first_child + i).Visits();
+    weight[i] = visits[i];
     const Node& c = tree_.node(root.first_child + i);
     const Node& m = tree_.node(root.first_child + most);
     if (weight[i] > weight[most] || (weight[i] == weight[most] && c.Q(-1) > m.Q(-1))) most = i;
@@ -392,7 +402,7 @@ core::Square TreeSearch::ChooseMove(int ply) {
     for (int i = 0; i < n; ++i) {
       const Node& c = tree_.node(root.first_child + i);
       values[i] = {c.Visits(), Utility(c), c.ValueVariance(),
-                   c.proven.load(std::memory_order_acquire) == Proven::kLoss};
+                   c.proven.load(std::memory_order_acquire) == Proven::kLoss || visits[i] == 0};
     }
     const int chosen = LcbChoice(values, most, params_.lcb_stdevs, params_.lcb_min_visit_share);
     return tree_.node(root.first_child + chosen).move;

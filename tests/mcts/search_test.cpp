@@ -420,6 +420,29 @@ TEST(Search, ForcedPlayoutsAndPolicyTargetPruning) {
   EXPECT_NEAR(sum, 1.0f, 1e-5);
 }
 
+// Self-play samples its move at a temperature from the visits: with forced playouts those
+// are the pruned visits, so a move that got only its forced playouts is never played.
+// (Raw counts would: each losing move gets its forced playout in every search, and at
+// temperature 1 one of them is drawn in about one search in twelve.)
+TEST(Search, ForcedPlayoutsAreNotPlayed) {
+  const Position root = FromTranscript("f5d6c3d3c4");
+  const Square favourite = core::LowestSquare(root.LegalMoves());
+  FavouriteEvaluator eval(root, favourite);
+  SearchParams params;
+  params.forced_playouts = true;
+  params.solver_empties = 0;
+  params.temperature_start = params.temperature_end = 1.0f;
+  const std::uint32_t others = core::PopCount(root.LegalMoves()) - 1, searches = 40;
+  std::uint32_t others_forced = 0;
+  for (std::uint64_t seed = 1; seed <= searches; ++seed) {
+    const SearchResult r = Search(root, params, 60, &eval, seed);
+    for (const auto& c : r.children) others_forced += c.move != favourite ? c.visits : 0;
+    EXPECT_GT(r.policy_target[r.move], 0.0f) << "seed " << seed << ": "
+                                             << core::SquareName(r.move, 8);
+  }
+  ASSERT_GE(others_forced, searches * others) << "the setup does not exercise forced playouts";
+}
+
 TEST(Search, DirichletNoiseChangesTheRootPriorsOnlyDuringAFullSearch) {
   SearchParams params;
   params.dirichlet_noise = true;
