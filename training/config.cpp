@@ -112,6 +112,7 @@ void ReadOptimizer(ConfigReader& r, TrainingConfig& c) {
   c.warmup_steps = r.Int("train.warmup_steps", c.warmup_steps, 0, 1 << 30);
   c.lr_schedule = r.Choice("train.lr_schedule", c.lr_schedule, kLrScheduleNames);
   c.lr_schedule_steps = r.Int("train.lr_schedule_steps", c.lr_schedule_steps, 0, 1 << 30);
+  c.lr_floor = r.Double("train.lr_floor", c.lr_floor, 0, 1);
   c.grad_clip = r.Double("train.grad_clip", c.grad_clip, 0, 1e6);
   c.train_threads = r.Int("train.threads", c.train_threads, 0, 1024);
   c.batch_norm = r.Bool("train.batch_norm", c.batch_norm);

@@ -106,6 +106,7 @@ struct TrainingConfig {
   // cosine: steps to the minimum; 0: over the run's length, run.minutes of training
   // (counted across resumes) or else run.steps
   int lr_schedule_steps = 100000;
+  double lr_floor = 0.05;  // cosine: where it ends, a share of learning_rate
   double grad_clip = 1.0;
   int train_threads = 0;  // train.threads: LibTorch CPU threads of the trainer (0: auto)
   // train.batch_norm: false trains the normalisation layers as fixed per-channel scales

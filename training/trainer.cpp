@@ -132,8 +132,10 @@ std::map<std::string, torch::Tensor> FirstParameters(std::map<std::string, torch
   return state;
 }
 
-// The cosine schedule's factor `t` of the way (0..1) to its end: 1 down to 5%.
-double CosineFactor(double t) { return 0.05 + 0.95 * 0.5 * (1 + std::cos(M_PI * t)); }
+// The cosine schedule's factor `t` of the way (0..1) to its end: 1 down to `floor`.
+double CosineFactor(double t, double floor) {
+  return floor + (1 - floor) * 0.5 * (1 + std::cos(M_PI * t));
+}
 
 }  // namespace
 
@@ -202,7 +204,7 @@ double LearningRateAt(const TrainingConfig& config, std::int64_t step, double ru
         done = static_cast<double>(step - config.warmup_steps) /
                std::max<std::int64_t>(1, config.steps - config.warmup_steps);
       }
-      return base * CosineFactor(std::clamp(done, 0.0, 1.0));
+      return base * CosineFactor(std::clamp(done, 0.0, 1.0), config.lr_floor);
     }
   }
   return base;  // not reached

@@ -48,8 +48,8 @@ Minibatch Collate(const std::vector<Sample>& samples, const torch::Device& devic
 nn::Checkpoint LoadRunCheckpoint(const TrainingConfig& config, const std::string& path);
 
 // The learning rate at `step`: a linear warm-up over warmup_steps (from base/warmup to
-// base), then constant, or cosine from base down to 5% of it over lr_schedule_steps
-// (and 5% after that).
+// base), then constant, or cosine from base down to lr_floor of it over
+// lr_schedule_steps (and that floor after them).
 // `run_fraction`: how much of the run's length (run.minutes) is done, for a cosine
 // schedule over the run's length (lr_schedule_steps 0); ignored otherwise.
 double LearningRateAt(const TrainingConfig& config, std::int64_t step, double run_fraction = 0);

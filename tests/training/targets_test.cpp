@@ -270,6 +270,13 @@ TEST(LearningRate, WarmsUpThenFollowsTheSchedule) {
   }
   config.warmup_steps = 0;
   EXPECT_DOUBLE_EQ(LearningRateAt(config, 0), 0.1);
+  config.lr_floor = 0.005;  // a lower end: the same shape, ending at 0.5%
+  EXPECT_NEAR(LearningRateAt(config, 50), 0.1 * (0.005 + 0.995 * 0.5), 1e-12);
+  EXPECT_NEAR(LearningRateAt(config, 100), 0.0005, 1e-12);
+  EXPECT_NEAR(LearningRateAt(config, 5000), 0.0005, 1e-12);
+  config.lr_floor = 0;
+  EXPECT_NEAR(LearningRateAt(config, 100), 0, 1e-12);
+  EXPECT_GT(LearningRateAt(config, 99), 0);
 }
 
 }  // namespace
