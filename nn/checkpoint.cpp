@@ -277,6 +277,54 @@ Checkpoint LoadCheckpoint(const std::string& path, const std::optional<NetConfig
   return ParseCheckpoint(core::ReadFile(path, "checkpoint"), path, expected);
 }
 
+Checkpoint AverageCheckpoints(const std::vector<std::string>& paths) {
+  if (paths.empty()) throw core::InputError("averaging checkpoints: no checkpoint given");
+  torch::NoGradGuard no_grad;
+  Checkpoint newest = LoadCheckpoint(paths.front());
+  const NetConfig config = newest.net->config();
+  const std::optional<core::Rules> rules = newest.rules;
+  // Sums in float64, so that the mean of many checkpoints loses nothing to rounding.
+  NamedTensors sums = ModuleTensors(*newest.net);
+  for (auto& [name, tensor] : sums) {
+    if (tensor.is_floating_point()) tensor = tensor.to(torch::kFloat64);
+  }
+  for (std::size_t i = 1; i < paths.size(); ++i) {
+    Checkpoint next = LoadCheckpoint(paths[i], config);
+    if (next.rules.has_value() != rules.has_value() ||
+        (rules && core::DescribeRules(*next.rules) != core::DescribeRules(*rules))) {
+      Fail(paths[i], "its rules (" + (next.rules ? core::DescribeRules(*next.rules) : "not stored") +
+                         ") are not those of " + paths.front() + " (" +
+                         (rules ? core::DescribeRules(*rules) : "not stored") +
+                         "): only checkpoints of one run can be averaged");
+    }
+    const NamedTensors tensors = ModuleTensors(*next.net);
+    const bool newer = next.step > newest.step;
+    for (std::size_t t = 0; t < sums.size(); ++t) {
+      if (sums[t].second.is_floating_point()) {
+        sums[t].second += tensors[t].second.to(torch::kFloat64);
+      } else if (newer) {
+        sums[t].second = tensors[t].second.clone();
+      }
+    }
+    if (newer) {
+      newest.step = next.step;
+      newest.rules = next.rules;
+    }
+  }
+  std::map<std::string, torch::Tensor> mean;
+  const double count = static_cast<double>(paths.size());
+  for (auto& [name, tensor] : sums) {
+    mean[name] = tensor.is_floating_point() ? (tensor / count).to(torch::kFloat32) : tensor;
+  }
+  Checkpoint averaged;
+  averaged.net = OthelloNet(config);
+  LoadModuleTensors(*averaged.net, mean, "the average of " + std::to_string(paths.size()) +
+                                             " checkpoints (" + config.Describe() + ")");
+  averaged.step = newest.step;
+  averaged.rules = newest.rules;
+  return averaged;
+}
+
 OthelloNet TrainedNet(const Checkpoint& checkpoint, const std::string& path) {
   OthelloNet net(checkpoint.net->config());
   LoadModuleTensors(*net, checkpoint.trained_weights,

@@ -28,6 +28,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include <nlohmann/json.hpp>
 #include <torch/torch.h>
@@ -79,6 +80,15 @@ Checkpoint LoadCheckpoint(const std::string& path,
 // The same from the bytes of a file; `name` names it in errors.
 Checkpoint ParseCheckpoint(std::string_view bytes, const std::string& name,
                            const std::optional<NetConfig>& expected = std::nullopt);
+
+// The mean of several checkpoints of one run, for export (an average of the weights over
+// the run's last stretch, as stochastic weight averaging): `net` holds the element-wise
+// mean of the checkpoints' played weights and floating-point buffers (the BatchNorm running
+// statistics; integer buffers, its batch count, are the newest's); `step` and `rules` are
+// the newest's (the largest step); nothing else is kept. Every checkpoint must have the
+// first's network configuration and rules: core::InputError naming the file otherwise,
+// and for an empty list.
+Checkpoint AverageCheckpoints(const std::vector<std::string>& paths);
 
 // A network of the checkpoint's configuration holding its trained_weights (which must not
 // be empty); core::InputError naming `path` when they do not fit it.

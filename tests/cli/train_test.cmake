@@ -31,6 +31,19 @@ if(NOT out MATCHES "play against it:\n  [^\n]* play --model ${run}/checkpoints/l
   message(FATAL_ERROR "the run did not print the commands to play and compare its models:\n${out}")
 endif()
 
+# export --average N: the mean of the checkpoint and the N-1 written before it.
+execute_process(COMMAND ${EXE} export ${run}/checkpoints/latest.ckpt -o ${WORK}/train_average.ozm
+                --average 2 OUTPUT_VARIABLE out ERROR_VARIABLE err RESULT_VARIABLE rc)
+if(NOT rc EQUAL 0 OR NOT out MATCHES "\\(step 10, the average of 2 checkpoints back to step-[0-9]+\\.ckpt," OR
+   NOT EXISTS ${WORK}/train_average.ozm)
+  message(FATAL_ERROR "export --average 2 (${rc}) did not average two checkpoints:\n${out}\n${err}")
+endif()
+execute_process(COMMAND ${EXE} export ${run}/checkpoints/latest.ckpt -o ${WORK}/train_average.ozm
+                --average 100000 OUTPUT_VARIABLE out ERROR_VARIABLE err RESULT_VARIABLE rc)
+if(rc EQUAL 0 OR NOT err MATCHES "--average 100000: [^\n]*checkpoints holds [0-9]+ checkpoint\\(s\\) \\(step-\\*\\.ckpt\\) before step 10 ")
+  message(FATAL_ERROR "export --average past the run's checkpoints (${rc}) gave no clear error:\n${out}\n${err}")
+endif()
+
 # `othello-zero config`: the configuration reference's rows, from the code.
 execute_process(COMMAND ${EXE} config OUTPUT_VARIABLE out RESULT_VARIABLE rc)
 if(NOT rc EQUAL 0 OR NOT out MATCHES "\n\\| `train.batch_size` \\| `128` \\| 1..65536 \\|\n" OR

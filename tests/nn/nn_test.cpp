@@ -22,6 +22,7 @@
 #include "nn/encoding.h"
 #include "nn/inference.h"
 #include "nn/loss.h"
+#include "nn/tensor_io.h"
 
 namespace othello::nn {
 namespace {
@@ -295,6 +296,69 @@ TEST(Checkpoint, RoundTripGivesIdenticalOutputsAndState) {
     EXPECT_TRUE(torch::allclose(after[i], restored_after[i], 0, 1e-7)) << "parameter " << i;
   }
   std::filesystem::remove(path);
+}
+
+TEST(Checkpoint, AveragingGivesTheMeanOfTheWeightsAndStatistics) {
+  torch::manual_seed(3);
+  core::Rules rules;
+  rules.size = 6;
+  const torch::Tensor input = Encode(RandomPositions(8, 6, 5));
+  std::vector<OthelloNet> nets;
+  std::vector<std::string> paths;
+  for (int i = 0; i < 3; ++i) {
+    nets.emplace_back(Tiny());
+    nets.back()->train();
+    nets.back()->forward(input);  // BatchNorm statistics of their own
+    paths.push_back(TempPath("average" + std::to_string(i) + ".ckpt"));
+    SaveCheckpoint(paths.back(), nets.back(), /*step=*/100 + 10 * i, nullptr, rules);
+  }
+  // The newest (the largest step) need not come first.
+  std::swap(paths[0], paths[1]);
+  Checkpoint mean = AverageCheckpoints(paths);
+  EXPECT_EQ(mean.step, 120);
+  ASSERT_TRUE(mean.rules.has_value());
+  EXPECT_EQ(*mean.rules, rules);
+  EXPECT_TRUE(mean.optimizer_state.empty());
+  const NamedTensors got = ModuleTensors(*mean.net);
+  const NamedTensors a = ModuleTensors(*nets[0]), b = ModuleTensors(*nets[1]),
+                     c = ModuleTensors(*nets[2]);
+  int floats = 0, integers = 0;
+  for (std::size_t t = 0; t < got.size(); ++t) {
+    if (got[t].second.is_floating_point()) {
+      EXPECT_TRUE(torch::allclose(got[t].second, (a[t].second + b[t].second + c[t].second) / 3,
+                                  1e-6, 1e-7))
+          << got[t].first;
+      ++floats;
+    } else {
+      EXPECT_TRUE(torch::equal(got[t].second, c[t].second)) << got[t].first;  // the newest's
+      ++integers;
+    }
+  }
+  EXPECT_GT(floats, 0);
+  EXPECT_GT(integers, 0);  // BatchNorm's batch counts
+  // One checkpoint alone is itself.
+  Checkpoint one = AverageCheckpoints({paths[2]});
+  const NamedTensors alone = ModuleTensors(*one.net);
+  for (std::size_t t = 0; t < alone.size(); ++t) {
+    EXPECT_TRUE(torch::equal(alone[t].second, c[t].second)) << alone[t].first;
+  }
+
+  // Another net or other rules than the first's: an error naming the file.
+  NetConfig wider = Tiny();
+  wider.channels = 24;
+  OthelloNet other(wider);
+  const std::string other_path = TempPath("average-other.ckpt");
+  SaveCheckpoint(other_path, other, 130, nullptr, rules);
+  EXPECT_THAT([&] { AverageCheckpoints({paths[0], other_path}); },
+              ::testing::ThrowsMessage<core::InputError>(HasSubstr(other_path)));
+  core::Rules eight;
+  SaveCheckpoint(other_path, nets[0], 130, nullptr, eight);
+  EXPECT_THAT([&] { AverageCheckpoints({paths[0], other_path}); },
+              ::testing::ThrowsMessage<core::InputError>(
+                  ::testing::AllOf(HasSubstr(other_path), HasSubstr("only checkpoints of one run"))));
+  EXPECT_THROW(AverageCheckpoints({}), core::InputError);
+  for (const std::string& p : paths) std::filesystem::remove(p);
+  std::filesystem::remove(other_path);
 }
 
 TEST(Checkpoint, BrokenFilesGiveClearErrors) {
