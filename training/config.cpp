@@ -143,6 +143,7 @@ void ReadTrain(ConfigReader& r, TrainingConfig& c) {
   c.value_lambda = r.Double("train.value_lambda", c.value_lambda, 0, 1);
   c.policy_surprise_weight = r.Double("train.policy_surprise_weight", c.policy_surprise_weight, 0, 1);
   c.exact_target_empties = r.Int("train.exact_target_empties", c.exact_target_empties, 0, 20);
+  c.exact_outcome = r.Bool("train.exact_outcome", c.exact_outcome);
   ReadLossWeights(r, c.loss);
 }
 

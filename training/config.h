@@ -132,6 +132,10 @@ struct TrainingConfig {
   // policy surprise (WeightBySurprise, self_play.h; KataGo uses 0.5); 0: uniform
   double policy_surprise_weight = 0.0;
   int exact_target_empties = 10;      // exact solver targets at or below this many empties
+  // train.exact_outcome: a game's first exact score (turned to each mover's side) replaces
+  // its final result as the value and disc targets of the positions before it, and exact
+  // scores are the disc targets (FillTargets, self_play.h); false: the game's result
+  bool exact_outcome = false;
   nn::LossWeights loss;
 
   WindowConfig replay;  // replay.*: window, window_min/max/exponent, shard_positions

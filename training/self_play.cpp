@@ -198,9 +198,27 @@ void FillShortTermTargets(GameRecords& game, const core::Outcome& outcome) {
 }
 
 void FillTargets(GameRecords& game, const core::Position& final_position,
-                 const core::Outcome& outcome, float value_mix, float value_lambda) {
+                 const core::Outcome& outcome, float value_mix, float value_lambda,
+                 bool exact_outcome) {
   const int area = final_position.squares();
   const std::size_t n = game.samples.size();
+  // Each record's result from its mover's side: its exact score, or the game's; with
+  // exact_outcome, the next exact score after it (turned to its side) where there is one,
+  // so that the moves played after a solved position do not reach the earlier targets.
+  std::vector<int> result(n);
+  std::optional<std::pair<int, core::Color>> anchor;  // the next exact score, its mover
+  for (std::size_t i = n; i-- > 0;) {
+    const Sample& s = game.samples[i];
+    const core::Color mover = game.movers[i];
+    if (s.has_exact) {
+      result[i] = s.exact_score;
+      anchor = {s.exact_score, mover};
+    } else if (exact_outcome && anchor) {
+      result[i] = anchor->second == mover ? anchor->first : -anchor->first;
+    } else {
+      result[i] = outcome.MarginFor(mover);
+    }
+  }
   // The value targets (win, draw, loss for each mover), from the last record back: the
   // result (an exact score where the solver knew it), or with value_lambda below 1 the
   // lambda-return (1 - lambda) * next search value + lambda * next target, both turned
@@ -208,8 +226,8 @@ void FillTargets(GameRecords& game, const core::Position& final_position,
   std::vector<std::array<float, 3>> target(n);
   for (std::size_t i = n; i-- > 0;) {
     const Sample& s = game.samples[i];
-    const int result = s.has_exact ? s.exact_score : outcome.MarginFor(game.movers[i]);
-    target[i] = {result > 0 ? 1.0f : 0.0f, result == 0 ? 1.0f : 0.0f, result < 0 ? 1.0f : 0.0f};
+    const int r = result[i];
+    target[i] = {r > 0 ? 1.0f : 0.0f, r == 0 ? 1.0f : 0.0f, r < 0 ? 1.0f : 0.0f};
     if (value_lambda >= 1 || s.has_exact || i + 1 == n) continue;
     const bool flip = game.movers[i + 1] != game.movers[i];
     const float* next_search = &game.search_wdl[3 * (i + 1)];
@@ -221,7 +239,8 @@ void FillTargets(GameRecords& game, const core::Position& final_position,
   for (std::size_t i = 0; i < n; ++i) {
     Sample& s = game.samples[i];
     const core::Color mover = game.movers[i];
-    const int margin = outcome.MarginFor(mover);
+    // The disc target: the game's final margin, or with exact_outcome the record's result.
+    const int margin = exact_outcome ? result[i] : outcome.MarginFor(mover);
     s.final_margin = static_cast<std::int8_t>(margin);
     const float w = target[i][0], d = target[i][1];  // the loss share is what is left
     const float m = s.has_exact ? 0.0f : value_mix;  // an exact value needs no mixing
@@ -319,7 +338,7 @@ void SelfPlayWorker::FinishGame(Game& game, std::optional<core::Color> resigned)
     }
   }
   FillTargets(game.records, final_position, outcome, static_cast<float>(config_.value_target_mix),
-              static_cast<float>(config_.value_lambda));
+              static_cast<float>(config_.value_lambda), config_.exact_outcome);
   if (config_.policy_surprise_weight > 0) {
     const std::vector<Sample> weighted =
         WeightBySurprise(game.records, static_cast<float>(config_.policy_surprise_weight), rng_);

@@ -124,9 +124,14 @@ core::Outcome GameResult(const core::Position& final_position, const core::Rules
 // (TD(lambda): 0 is the next record's search value, 1 the result), mixed with the
 // record's own search estimate by `value_mix`; ownership from the final discs; the
 // opponent's reply policy (the next record's policy target, where the opponent moves next
-// and that record has one) and the short-term values (FillShortTermTargets).
+// and that record has one) and the short-term values (FillShortTermTargets). With
+// `exact_outcome` the next exact score after a record (from its mover's side) replaces
+// the game's result for that record, and the disc target of every record is its result
+// (exact scores included): the moves self-play made after a solved position, imperfect
+// under its temperature, no longer reach the targets of the positions before it.
 void FillTargets(GameRecords& game, const core::Position& final_position,
-                 const core::Outcome& outcome, float value_mix, float value_lambda = 1.0f);
+                 const core::Outcome& outcome, float value_mix, float value_lambda = 1.0f,
+                 bool exact_outcome = false);
 
 // The short-term value targets (Sample::short_term): for each of kShortTermHorizons h,
 // from the last record back, (1/h) x the record's own search value (win - loss) + (1 -

@@ -166,6 +166,49 @@ TEST(SelfPlayTargets, ShortTermValuesAverageTheLaterSearchValues) {
   for (const Sample& s : exact.samples) EXPECT_EQ(CheckSample(s, 0), std::nullopt);
 }
 
+// train.exact_outcome: the next exact score stands for the game's result before it, and
+// the disc targets are the results; without it, exact scores set only their own value.
+TEST(SelfPlayTargets, WithExactOutcomeTheFirstExactScoreStandsForTheResult) {
+  const core::Outcome outcome = GameResult(Final(), core::Rules{}, std::nullopt);  // black +8
+  // Black, white, white again (black passed), then black and white solved: under perfect
+  // play from record 3 black loses by 2, though the game ended with black 8 ahead.
+  const std::vector<core::Color> movers = {core::Color::kBlack, core::Color::kWhite,
+                                           core::Color::kWhite, core::Color::kBlack,
+                                           core::Color::kWhite};
+  auto solved = [&] {
+    GameRecords game = Records(movers, 0.4f, 0.2f, 0.4f);
+    game.samples[3].has_exact = 1;
+    game.samples[3].exact_score = -2;
+    game.samples[4].has_exact = 1;
+    game.samples[4].exact_score = 2;
+    return game;
+  };
+  GameRecords plain = solved();
+  FillTargets(plain, Final(), outcome, 0, 1.0f, /*exact_outcome=*/false);
+  const int plain_margins[5] = {8, -8, -8, 8, -8};
+  for (int i = 0; i < 5; ++i) EXPECT_EQ(plain.samples[i].final_margin, plain_margins[i]) << i;
+  EXPECT_EQ(plain.samples[0].wdl[0], kOne);  // the game's result
+  EXPECT_EQ(plain.samples[3].wdl[2], kOne);  // its own exact score
+
+  GameRecords exact = solved();
+  FillTargets(exact, Final(), outcome, 0, 1.0f, /*exact_outcome=*/true);
+  const int results[5] = {-2, 2, 2, -2, 2};
+  for (int i = 0; i < 5; ++i) {
+    const Sample& s = exact.samples[i];
+    EXPECT_EQ(s.final_margin, results[i]) << i;
+    EXPECT_EQ(s.wdl[results[i] > 0 ? 0 : 2], kOne) << i;
+    EXPECT_EQ(CheckSample(s, 0), std::nullopt) << i;
+  }
+  // Ownership still comes from the final board: black's top rows.
+  EXPECT_EQ(exact.samples[0].ownership[0], 1);
+  EXPECT_EQ(exact.samples[1].ownership[0], -1);
+
+  // A game without exact scores keeps its result either way.
+  GameRecords unsolved = Records(movers, 0.4f, 0.2f, 0.4f);
+  FillTargets(unsolved, Final(), outcome, 0, 1.0f, /*exact_outcome=*/true);
+  for (int i = 0; i < 5; ++i) EXPECT_EQ(unsolved.samples[i].final_margin, plain_margins[i]) << i;
+}
+
 TEST(PolicySurprise, IsTheKlDivergenceOfTheTargetFromThePrior) {
   mcts::SearchResult r;
   r.children = {{0, 10, 0.5f, 0, 0}, {1, 0, 0.5f, 0, 0}};
