@@ -290,11 +290,15 @@ Checkpoint AverageCheckpoints(const std::vector<std::string>& paths) {
   }
   for (std::size_t i = 1; i < paths.size(); ++i) {
     Checkpoint next = LoadCheckpoint(paths[i], config);
-    if (next.rules.has_value() != rules.has_value() ||
-        (rules && core::DescribeRules(*next.rules) != core::DescribeRules(*rules))) {
-      Fail(paths[i], "its rules (" + (next.rules ? core::DescribeRules(*next.rules) : "not stored") +
-                         ") are not those of " + paths.front() + " (" +
-                         (rules ? core::DescribeRules(*rules) : "not stored") +
+    // The same board size and goal, as for a model (core::RulesMismatch).
+    std::optional<std::string> mismatch;
+    if (next.rules.has_value() != rules.has_value()) {
+      mismatch = "its rules are stored in one and not the other";
+    } else if (rules) {
+      mismatch = core::RulesMismatch(*rules, *next.rules);
+    }
+    if (mismatch) {
+      Fail(paths[i], *mismatch + " (against " + paths.front() +
                          "): only checkpoints of one run can be averaged");
     }
     const NamedTensors tensors = ModuleTensors(*next.net);

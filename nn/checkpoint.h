@@ -86,8 +86,8 @@ Checkpoint ParseCheckpoint(std::string_view bytes, const std::string& name,
 // mean of the checkpoints' played weights and floating-point buffers (the BatchNorm running
 // statistics; integer buffers, its batch count, are the newest's); `step` and `rules` are
 // the newest's (the largest step); nothing else is kept. Every checkpoint must have the
-// first's network configuration and rules: core::InputError naming the file otherwise,
-// and for an empty list.
+// first's network configuration and board (size and goal, core::RulesMismatch):
+// core::InputError naming the file otherwise, and for an empty list.
 Checkpoint AverageCheckpoints(const std::vector<std::string>& paths);
 
 // A network of the checkpoint's configuration holding its trained_weights (which must not
