@@ -1,6 +1,5 @@
 // othello-zero export: a checkpoint to a self-contained model file for play (nn/export.h).
 #include <algorithm>
-#include <cstdio>
 #include <filesystem>
 #include <iostream>
 #include <string>
@@ -10,6 +9,7 @@
 #include "cli/commands.h"
 #include "nn/checkpoint.h"
 #include "nn/export.h"
+#include "training/run_dir.h"
 
 namespace othello::cli {
 namespace {
@@ -30,18 +30,10 @@ std::vector<std::string> CheckpointsBefore(const std::string& checkpoint, std::i
   const fs::path dir = fs::path(checkpoint).parent_path().empty()
                            ? fs::path(".")
                            : fs::path(checkpoint).parent_path();
-  std::vector<std::pair<long long, std::string>> found;
-  std::error_code error;
-  for (const auto& entry : fs::directory_iterator(dir, error)) {
-    const std::string name = entry.path().filename().string();
-    long long n = -1;
-    char tail[8] = {0};
-    if (std::sscanf(name.c_str(), "step-%lld.%7s", &n, tail) == 2 && std::string(tail) == "ckpt" &&
-        n < step) {
-      found.emplace_back(n, entry.path().string());
-    }
+  std::vector<std::pair<std::int64_t, std::string>> found;
+  for (const auto& [n, path] : training::StepCheckpoints(dir.string())) {
+    if (n < step) found.emplace_back(n, path);
   }
-  if (error) throw CliError("--average: cannot list " + dir.string() + ": " + error.message());
   if (static_cast<int>(found.size()) < count) {
     throw CliError("--average " + std::to_string(count + 1) + ": " + dir.string() + " holds " +
                    std::to_string(found.size()) + " checkpoint(s) (step-*.ckpt) before step " +

@@ -71,19 +71,11 @@ std::string ThisExecutable() {
 // A checkpoint of the run from about half-way (DIR/checkpoints/step-*.ckpt), or a
 // placeholder when there is none yet besides the newest.
 std::string EarlierCheckpoint(const training::RunDir& run) {
-  std::vector<std::filesystem::path> steps;
-  std::error_code error;
-  for (const auto& entry : std::filesystem::directory_iterator(run.checkpoints(), error)) {
-    const std::string name = entry.path().filename().string();
-    if (name.rfind("step-", 0) == 0 && entry.path().extension() == ".ckpt") {
-      steps.push_back(entry.path());
-    }
-  }
-  std::sort(steps.begin(), steps.end());  // zero-padded step numbers
+  const auto steps = training::StepCheckpoints(run.checkpoints());
   if (steps.size() < 2) {
     return (std::filesystem::path(run.checkpoints()) / "step-NNNNNNNN.ckpt").string();
   }
-  return steps[(steps.size() - 1) / 2].string();
+  return steps[(steps.size() - 1) / 2].second;
 }
 
 // What to do with the run's models, printed when the run stops.

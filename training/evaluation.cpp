@@ -77,17 +77,9 @@ std::vector<std::pair<std::int64_t, fs::path>> EarlierCheckpoints(
     evaluated.insert(r.white_name);
   }
   std::vector<std::pair<std::int64_t, fs::path>> found;
-  if (!fs::is_directory(dir)) return found;
-  for (const auto& entry : fs::directory_iterator(dir)) {
-    const std::string name = entry.path().filename().string();
-    long long n = -1;
-    char tail[8] = {0};
-    if (std::sscanf(name.c_str(), "step-%lld.%7s", &n, tail) == 2 && std::string(tail) == "ckpt" &&
-        n < step && evaluated.count(StepName(n))) {
-      found.emplace_back(n, entry.path());
-    }
+  for (const auto& [n, path] : StepCheckpoints(dir.string())) {
+    if (n < step && evaluated.count(StepName(n))) found.emplace_back(n, path);
   }
-  std::sort(found.begin(), found.end());
   if (static_cast<int>(found.size()) > count) found.erase(found.begin(), found.end() - count);
   return found;
 }

@@ -66,6 +66,21 @@ std::string StepName(std::int64_t step) {
   return name;
 }
 
+std::vector<std::pair<std::int64_t, std::string>> StepCheckpoints(const std::string& dir) {
+  std::vector<std::pair<std::int64_t, std::string>> found;
+  std::error_code error;
+  for (const auto& entry : fs::directory_iterator(dir, error)) {
+    const std::string name = entry.path().filename().string();
+    long long n = -1;
+    char tail[8] = {0};
+    if (std::sscanf(name.c_str(), "step-%lld.%7s", &n, tail) == 2 && std::string(tail) == "ckpt") {
+      found.emplace_back(n, entry.path().string());
+    }
+  }
+  std::sort(found.begin(), found.end());
+  return found;
+}
+
 std::string RunDir::In(std::initializer_list<std::string_view> parts) const {
   fs::path path(root_);
   for (const std::string_view part : parts) path /= part;

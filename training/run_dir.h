@@ -58,6 +58,10 @@ inline constexpr int kModelsKept = 4;
 // name in evaluation games.
 std::string StepName(std::int64_t step);
 
+// The checkpoints named step-N.ckpt in `dir` (a run's checkpoints/), as (step, path)
+// sorted by step; none when `dir` is not a folder.
+std::vector<std::pair<std::int64_t, std::string>> StepCheckpoints(const std::string& dir);
+
 // Whether a file name ends with `suffix` (".tmp", ".shard", ".ckpt").
 bool EndsWith(const std::string& name, const std::string& suffix);
 
