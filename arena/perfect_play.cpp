@@ -31,6 +31,36 @@ std::string ValueName(int value, bool exact) {
   return name + " by " + std::to_string(value > 0 ? value : -value);
 }
 
+// "start: ply 4 (28 empties) of the player's own game e4c5b4e3, proven in 3.2 s: a loss by 4
+// for black"
+std::string StartLine(const PerfectPlayReport& report) {
+  std::ostringstream out;
+  out << "start: ply " << report.start_ply << " (" << report.start_empties
+      << " empties) of the player's own game"
+      << (report.start_line.empty() ? "" : " " + report.start_line) << ", proven in "
+      << report.start_seconds << " s: " << ValueName(report.start_value, report.exact_score)
+      << " for black";
+  return out.str();
+}
+
+std::string MistakeLine(const PerfectPlayMistake& m, bool exact) {
+  return "mistake as " + std::string(core::ColorName(m.colour)) + " after '" + m.transcript +
+         "': " + m.move + " turns " + ValueName(m.before, exact) + " into " +
+         ValueName(m.after, exact);
+}
+
+std::string ColourLine(const PerfectPlayColour& c, bool optimal_replies) {
+  std::ostringstream out;
+  out << core::ColorName(c.colour) << ": " << c.checked << " moves checked, " << c.mistakes
+      << " mistakes, " << c.unproven << " unproven, "
+      << (!c.complete        ? "stopped at --max-positions"
+          : optimal_replies ? "every perfect reply walked"
+                            : "every reply walked");
+  return out.str();
+}
+
+constexpr std::chrono::seconds kProgressEvery{60};
+
 class Checker {
  public:
   Checker(const ArenaPlayer& player, const PerfectPlayOptions& options, std::ostream* progress)
@@ -46,6 +76,7 @@ class Checker {
     report.exact_score = options_.exact_score;
     FindStart(report);
     start_empties_ = report.start_empties;
+    Report(StartLine(report));
     for (const core::Color colour : {core::Color::kBlack, core::Color::kWhite}) {
       PerfectPlayColour stats;
       stats.colour = colour;
@@ -55,6 +86,7 @@ class Checker {
       core::Game game(options_.rules);
       Walk(game, stats, report);
       report.colours.push_back(stats);
+      Report(ColourLine(stats, options_.optimal_replies));
     }
     return report;
   }
@@ -66,6 +98,8 @@ class Checker {
     for (int ply = 0;; ++ply) {
       const core::Position& position = line.position();
       if (options_.start_ply ? ply == *options_.start_ply : !position.IsGameOver()) {
+        Report("proving ply " + std::to_string(ply) + " of the player's own game (" +
+               std::to_string(position.EmptyCount()) + " empties, at most " + Seconds() + ")");
         const auto began = std::chrono::steady_clock::now();
         const std::optional<int> value = ValueFor(position, core::Color::kBlack);
         if (value) {
@@ -131,10 +165,12 @@ class Checker {
       stopped_ = true;
       return;
     }
-    if (++positions_ % 10000 == 0 && progress_) {
-      *progress_ << core::ColorName(stats.colour) << ": " << positions_ << " positions, "
-                 << stats.checked << " moves checked, " << stats.mistakes << " mistakes\n"
-                 << std::flush;
+    ++positions_;
+    if (progress_ && (positions_ % 10000 == 0 ||
+                      std::chrono::steady_clock::now() - last_report_ >= kProgressEvery)) {
+      Report(std::string(core::ColorName(stats.colour)) + ": " + std::to_string(positions_) +
+             " positions, " + std::to_string(stats.checked) + " moves checked, " +
+             std::to_string(stats.mistakes) + " mistakes so far");
     }
     const core::Square move = Move(game);
     if (position.EmptyCount() <= start_empties_) Check(game, move, stats, report);
@@ -156,11 +192,25 @@ class Checker {
     ++stats.checked;
     if (*after >= *before) return;
     ++stats.mistakes;
-    if (report.mistakes.size() < kMistakesKept) {
-      report.mistakes.push_back({stats.colour,
-                                 core::FormatTranscript(game.moves(), options_.rules.size),
-                                 core::SquareName(move, options_.rules.size), *before, *after});
-    }
+    const PerfectPlayMistake mistake{stats.colour,
+                                     core::FormatTranscript(game.moves(), options_.rules.size),
+                                     core::SquareName(move, options_.rules.size), *before,
+                                     *after};
+    Report(MistakeLine(mistake, options_.exact_score));
+    if (report.mistakes.size() < kMistakesKept) report.mistakes.push_back(mistake);
+  }
+
+  // A line of progress, with the minutes since the check began.
+  void Report(const std::string& line) {
+    if (!progress_) return;
+    const auto now = std::chrono::steady_clock::now();
+    last_report_ = now;
+    const double minutes = std::chrono::duration<double>(now - began_).count() / 60;
+    std::ostringstream out;
+    out.setf(std::ios::fixed);
+    out.precision(1);
+    out << "[" << minutes << " min] " << line << "\n";
+    *progress_ << out.str() << std::flush;
   }
 
   // The player's move at the game's position, asked once per position.
@@ -220,6 +270,8 @@ class Checker {
   std::unique_ptr<play::Player> player_;
   core::Solver solver_;
   std::ostream* progress_;
+  const std::chrono::steady_clock::time_point began_ = std::chrono::steady_clock::now();
+  std::chrono::steady_clock::time_point last_report_ = began_;
   int start_empties_ = 0;
   std::unordered_map<core::Position, core::Square, PositionHash> moves_;
   std::unordered_map<core::Position, std::optional<int>, PositionHash> values_;
@@ -244,24 +296,12 @@ PerfectPlayReport CheckPerfectPlay(const ArenaPlayer& player, const PerfectPlayO
 
 std::string FormatPerfectPlay(const PerfectPlayReport& report) {
   std::ostringstream out;
-  out << "start: ply " << report.start_ply << " (" << report.start_empties
-      << " empties) of the player's own game"
-      << (report.start_line.empty() ? "" : " " + report.start_line) << ", proven in "
-      << report.start_seconds << " s: " << ValueName(report.start_value, report.exact_score)
-      << " for black\n";
+  out << StartLine(report) << "\n";
   for (const PerfectPlayColour& c : report.colours) {
-    out << core::ColorName(c.colour) << ": " << c.checked << " moves checked, " << c.mistakes
-        << " mistakes, " << c.unproven << " unproven, "
-        << (!c.complete              ? "stopped at --max-positions"
-            : report.optimal_replies ? "every perfect reply walked"
-                                     : "every reply walked")
-        << "\n";
+    out << ColourLine(c, report.optimal_replies) << "\n";
   }
   for (const PerfectPlayMistake& m : report.mistakes) {
-    out << "mistake as " << core::ColorName(m.colour) << " after '" << m.transcript
-        << "': " << m.move << " turns "
-        << ValueName(m.before, report.exact_score) << " into "
-        << ValueName(m.after, report.exact_score) << "\n";
+    out << MistakeLine(m, report.exact_score) << "\n";
   }
   out << (report.Perfect() ? "perfect play from ply " + std::to_string(report.start_ply) +
                                  " as both colours against every " +

@@ -82,7 +82,9 @@ struct PerfectPlayReport {
 
 // Throws core::InputError when no ply of the player's game is proven in time (or the
 // given start ply is past the game's end); play::PlayerError when the player fails.
-// `progress`, if given, gets a line per 10,000 positions.
+// `progress`, if given, gets a line for each ply tried as the start, the start, each
+// mistake as it is found, each colour's end, and the walk's count every 10,000 positions
+// or a minute.
 PerfectPlayReport CheckPerfectPlay(const ArenaPlayer& player, const PerfectPlayOptions& options,
                                    std::ostream* progress = nullptr);
 

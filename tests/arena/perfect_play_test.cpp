@@ -2,9 +2,12 @@
 // milliseconds: a full-depth alpha-beta keeps every value, a random player does not.
 #include <gtest/gtest.h>
 
+#include <sstream>
+
 #include "arena/perfect_play.h"
 #include "arena/player_spec.h"
 #include "core/error.h"
+#include "core/notation.h"
 
 namespace othello::arena {
 namespace {
@@ -95,6 +98,34 @@ TEST(PerfectPlay, ARandomPlayerIsCaughtAndItsMistakesAreNamed) {
   EXPECT_LT(m.after, m.before);  // the move lost value
   EXPECT_FALSE(m.move.empty());
   EXPECT_NE(FormatPerfectPlay(report).find("mistake as "), std::string::npos);
+}
+
+// A check can take an hour: its progress names the start, each mistake as it is found
+// and each colour's end, each line stamped with the minutes since it began.
+TEST(PerfectPlay, ProgressNamesTheStartEachMistakeAndEachColoursEnd) {
+  PerfectPlayOptions options = Board(4);
+  options.optimal_replies = true;
+  options.exact_score = true;
+  std::ostringstream progress;
+  const PerfectPlayReport report = CheckPerfectPlay(MakeArenaPlayer("random"), options, &progress);
+  const std::string text = progress.str();
+  EXPECT_NE(text.find("[0.0 min] proving ply 0 of the player's own game (12 empties"),
+            std::string::npos) << text;
+  EXPECT_NE(text.find("[0.0 min] start: ply 0 (12 empties)"), std::string::npos) << text;
+  ASSERT_FALSE(report.mistakes.empty());
+  const PerfectPlayMistake& m = report.mistakes.front();
+  EXPECT_NE(text.find("mistake as " + std::string(core::ColorName(m.colour)) + " after '" +
+                      m.transcript + "': " + m.move + " turns "),
+            std::string::npos) << text;
+  // The lines come in the order of the check: the start, black's walk, white's.
+  const std::size_t start = text.find("start: ply 0");
+  const std::size_t black = text.find("black: ");
+  const std::size_t white = text.find("white: ");
+  ASSERT_NE(black, std::string::npos) << text;
+  ASSERT_NE(white, std::string::npos) << text;
+  EXPECT_LT(start, black);
+  EXPECT_LT(black, white);
+  EXPECT_NE(text.find("every perfect reply walked"), std::string::npos) << text;
 }
 
 TEST(PerfectPlay, TheStartIsTheFirstProvenPlyAndTheWalkIsBounded) {
