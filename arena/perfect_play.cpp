@@ -35,6 +35,8 @@ std::string ValueName(int value, bool exact) {
 // for black"
 std::string StartLine(const PerfectPlayReport& report) {
   std::ostringstream out;
+  out.setf(std::ios::fixed);
+  out.precision(3);
   out << "start: ply " << report.start_ply << " (" << report.start_empties
       << " empties) of the player's own game"
       << (report.start_line.empty() ? "" : " " + report.start_line) << ", proven in "

@@ -7,6 +7,13 @@ set(ffo40 "O--OOOOX-OOOOOOXOOXXOOOXOOXOOOXXOOOOOOXX---OOOOX----O--X-------- X")
 run_ok("\n0 +20 +a2 +\\+38 .*total: 1 positions" solve "${ffo40}")
 run_ok("\n0 +20 +[a-h][1-8] +win " solve --wld "${ffo40}")
 
+# A board string whose a1 is empty starts with '-', which an option parser takes for an
+# option ("-X..." a short one, "--O..." a long one): it is read as the board, and a bad one
+# gets the board's own error.
+run_ok("\n0 +14 +a5 +-8 " solve "-XXXXO-OOOO--OOXO-XOXOOX-O--O-O----- X")
+run_ok("\n0 +14 +a6 +-10 " solve "--O-X----OXX-XXOO-OXOOOO-OXXXX--OX-- X")
+run_fails("board string has 35 squares" solve "-XXXXO-OOOO--OOXO-XOXOOX-O--O-O---- X")
+
 file(WRITE ${WORK}/solve_input.obf
   "% comment line\n"
   "XXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXO-XXXXXX-- O; H7:-64\n"
