@@ -1,50 +1,65 @@
 #!/usr/bin/env bash
-# The GPU check: on a machine with CUDA and PyTorch 2.x, builds the project against
-# PyTorch's LibTorch, runs the nn and training tests, benchmarks the network on CUDA
-# (default and 10x128 nets, batches 64-1024, fp32/bf16/fp16), self-play on the 8x8-gpu
-# config, and a 3-minute `train` of configs/8x8-gpu.yaml, and writes one report file.
-# Every step runs even when an earlier one failed (where it can); the report and the
-# last lines say which failed. Sized for 8 minutes on one GPU and 16 cores.
+# The GPU check: one call on a lent GPU machine (no network, no apt, maybe not Debian, its
+# own python3 with its own torch, a CUDA toolkit maybe off PATH, 16 cores, one command of
+# at most 10 minutes) that builds the project against that python3's LibTorch and answers
+# in one report: the GPU, driver and torch; the build time; the nn and training tests
+# (the CUDA ones must run, not skip); `bench nn` raw against the server at batches 256
+# and 1,024 in fp32, bf16 and fp16; `bench selfplay --evaluator net` with the 10x128 net
+# and the GPU's utilisation meanwhile; a short training run; each aim met or not.
 #
-# Such a machine usually has no apt and no network, so the Debian 12 -dev packages the
-# project needs travel with the tree, fetched beforehand on a Debian 12 machine:
-#   scripts/gpu-check.sh --fetch            # on the Debian 12 machine: -> .debs/gpu/
-#   scripts/gpu-check.sh                    # on the GPU machine: unpacks .debs/gpu/ into
-#                                           # build-gpu/prefix (never into /), then checks
-# Options: --out FILE (default build-gpu/gpu-check-report.txt), --train-minutes M (3),
-# --device D (cuda; `cpu` runs the same steps on a CPU-only machine, to try the script),
-# --debs DIR (.debs/gpu). CMAKE_ARGS adds CMake arguments; OZ_GPU_CHECK_BUILD_SECONDS
-# bounds the build (420; a slower machine needs more).
-# The PyTorch must use the C++11 ABI (PyTorch 2.7 and later do); LibTorch comes from
-# `python3 -c 'import torch; print(torch.utils.cmake_prefix_path)'` (or TORCH_PREFIX), and
-# PYTHON picks the interpreter (default python3; on this project's machines .venv/bin/python
-# tries the script against the pinned PyPI torch: --device cpu).
-# The report ends with the issue's two aims: the inference server's throughput against
-# the raw forward pass (at least 0.9 at the batch sizes self-play uses), and self-play's
-# playouts per second with the 10x128 net (at least 100,000 on an H200).
+#   scripts/gpu-check.sh --fetch            on a Debian 12 machine with apt: the headers
+#                                           and libraries the build needs, unpacked into
+#                                           one archive, .gpu-deps/prefix.tar.gz (git
+#                                           ignores it: carry .gpu-deps with the tree)
+#   scripts/gpu-check.sh --out "$OUT"       on the GPU machine
+#
+# Options: --out DIR (default build-gpu/out): everything that must come back: report.txt,
+# figures.json and logs.tar.gz, written by an EXIT trap, on failure too. --device D (cuda;
+# cpu runs every step on a CPU machine, the dry run of docs/gpu.md). --train-minutes M (2).
+# --budget S (480): the whole check's seconds; each step's cap is cut to what is left.
+# --jobs N (the CPUs this process may use). --help. PYTHON picks the interpreter (python3),
+# TORCH_PREFIX its LibTorch (torch.utils.cmake_prefix_path), CUDA_HOME the toolkit (else
+# nvcc on PATH, /usr/local/cuda*, or NVIDIA's PyPI toolchain beside that python's torch).
+# Its steps, each with its own cap: preflight (seconds: stops at once with the reason if
+# something is missing), unpack, configure, build (only othello-zero, nn_tests and
+# training_tests), tests, bench-nn-*, bench-selfplay, train. The build is -DOZ_GLOO=OFF
+# (NCCL alone: PyTorch's wheels ship no Gloo headers), as `scripts/test.sh --cuda` builds.
 set -uo pipefail
 cd "$(dirname "$0")/.." || exit 1
+source scripts/deps.sh
 
-debs=.debs/gpu
-out=build-gpu/gpu-check-report.txt
-train_minutes=3
+deps_archive=.gpu-deps/prefix.tar.gz
+work=build-gpu
+out=$work/out
 device=cuda
+train_minutes=2
+budget=480
+jobs=""
 fetch=0
+usage() { sed -n '2,/^set -uo/p' "$0" | sed '$d' | sed 's/^# \{0,1\}//'; }
 while [ $# -gt 0 ]; do
   case "$1" in
     --fetch) fetch=1 ;;
-    --debs) debs=${2:?--debs needs a folder}; shift ;;
-    --out) out=${2:?--out needs a file}; shift ;;
-    --train-minutes) train_minutes=${2:?--train-minutes needs a number}; shift ;;
+    --out) out=${2:?--out needs a folder}; shift ;;
     --device) device=${2:?--device needs cuda or cpu}; shift ;;
-    *) echo "scripts/gpu-check.sh: unknown argument '$1' (see the header of this script)" >&2
-       exit 2 ;;
+    --train-minutes) train_minutes=${2:?--train-minutes needs a number}; shift ;;
+    --budget) budget=${2:?--budget needs seconds}; shift ;;
+    --jobs) jobs=${2:?--jobs needs a number}; shift ;;
+    -h|--help) usage; exit 0 ;;
+    *) echo "scripts/gpu-check.sh: unknown argument '$1' (--help lists them)" >&2; exit 2 ;;
   esac
   shift
 done
+case "$device" in cuda|cpu) ;; *) echo "scripts/gpu-check.sh: --device '$device': expected cuda or cpu" >&2; exit 2 ;; esac
+for n in "$train_minutes" "$budget" ${jobs:+"$jobs"}; do
+  [[ "$n" =~ ^[0-9]+$ ]] || { echo "scripts/gpu-check.sh: '$n' is not a whole number" >&2; exit 2; }
+done
 
-# The Debian 12 packages: headers, the shared libraries they link, and pkg-config.
-# (OpenSSL's configuration header sits in the multiarch folder, added after the system's.)
+# --- --fetch: on Debian 12 ------------------------------------------------------------
+# The Debian 12 packages whose headers and libraries the build needs. Unpacked here (with
+# dpkg-deb, on Debian), docs dropped, absolute links made relative, in one archive that
+# the GPU machine unpacks with tar alone; CMake finds each package there by its own
+# config folder (*_DIR below), never through Debian's multiarch search.
 GPU_DEBS=(
   libeigen3-dev nlohmann-json3-dev libcli11-dev
   libyaml-cpp-dev libyaml-cpp0.7
@@ -53,177 +68,251 @@ GPU_DEBS=(
   libgtest-dev libgmock-dev
   pkgconf pkgconf-bin libpkgconf3
 )
-
 if [ "$fetch" = 1 ]; then
-  mkdir -p "$debs"
-  (cd "$debs" && apt-get download -q -o APT::Sandbox::User=root "${GPU_DEBS[@]}") || {
-    echo "scripts/gpu-check.sh: apt-get download failed (run 'apt-get update' first?)" >&2
-    exit 1
-  }
-  echo "fetched $(ls "$debs"/*.deb | wc -l) packages into $debs ($(du -sh "$debs" | cut -f1))"
+  set -e
+  tmp=$(mktemp -d)
+  trap 'rm -rf "$tmp"' EXIT
+  (cd "$tmp" && apt-get download -q -o APT::Sandbox::User=root "${GPU_DEBS[@]}") ||
+    { echo "scripts/gpu-check.sh: apt-get download failed (run 'apt-get update' first?)" >&2; exit 1; }
+  mkdir -p "$tmp/prefix"
+  for deb in "$tmp"/*.deb; do dpkg-deb -x "$deb" "$tmp/prefix"; done
+  rm -rf "$tmp/prefix/usr/share/doc" "$tmp/prefix/usr/share/man" "$tmp/prefix/usr/share/lintian"
+  # Absolute links (libz.so -> /lib/x86_64-linux-gnu/libz.so.1) become relative ones.
+  find "$tmp/prefix" -type l -lname '/*' | while read -r link; do
+    target=$(readlink "$link")
+    ln -sfn "$(realpath -m --relative-to="$(dirname "$link")" "$tmp/prefix$target")" "$link"
+  done
+  mkdir -p "$(dirname "$deps_archive")"
+  tar -C "$tmp/prefix" -czf "$deps_archive" .
+  echo "$deps_archive: ${#GPU_DEBS[@]} packages, $(du -h "$deps_archive" | cut -f1) (carry $(dirname "$deps_archive") with the tree)"
   exit 0
 fi
 
-work=build-gpu
+# --- the check ---------------------------------------------------------------------------
+mkdir -p "$work" "$out" || exit 1
+out=$(cd "$out" && pwd)
 logs=$work/logs
-mkdir -p "$logs" "$(dirname "$out")"
-: >"$out"
-failed=()
+rm -rf "$logs" && mkdir -p "$logs"
+report_file=$out/report.txt
+: >"$report_file"
 started=$(date +%s)
+current_step=""
+failed=()
+python=${PYTHON:-python3}
+jobs=${jobs:-$(nproc 2>/dev/null || echo 2)}
 
-report() { printf '%s\n' "$*" | tee -a "$out"; }
-# step NAME TIMEOUT COMMAND...: runs it with its output in logs/NAME.log; a failure is
-# recorded with the log's last lines.
+say() { printf '%s\n' "$*" | tee -a "$report_file"; }
+left() { echo $((budget - ($(date +%s) - started))); }
+
+# The EXIT trap: the figures, the report's summary and the logs into --out, whatever
+# happened (a failed step, a cap, a signal).
+finish() {
+  local rc=$?
+  trap - EXIT INT TERM
+  [ -n "$current_step" ] && failed+=("$current_step (interrupted)")
+  say ""
+  # The report's Python: the check's own, else any python3 (it needs the standard
+  # library alone); with none, a figures.json that says so.
+  local py=$python
+  "$py" -c 'import json' 2>/dev/null || py=python3
+  "$py" -c 'import json' 2>/dev/null ||
+    printf '{"failed_steps": "%s", "error": "no Python to gather the figures"}\n' \
+      "${failed[*]:-}" >"$out/figures.json"
+  "$py" scripts/gpu_check_report.py --logs "$logs" --device "$device" \
+    --failed "${failed[*]:-}" --seconds $(($(date +%s) - started)) \
+    --json "$out/figures.json" >>"$report_file" 2>"$logs/report.err"
+  case $? in
+    0) ;;
+    3) failed+=("tests (a failure, or a CUDA test skipped on the GPU)") ;;
+    *) say "(the figures could not be gathered: $(tail -n 1 "$logs/report.err" 2>/dev/null))" ;;
+  esac
+  tar -C "$work" -czf "$out/logs.tar.gz" logs 2>/dev/null
+  if [ ${#failed[@]} -gt 0 ]; then
+    say "FAILED: ${failed[*]}"
+    [ $rc -eq 0 ] && rc=1
+  else
+    say "all steps passed"
+  fi
+  say "total $(($(date +%s) - started)) s; in $out: report.txt, figures.json, logs.tar.gz"
+  exit $rc
+}
+trap finish EXIT
+trap 'exit 130' INT TERM
+
+# step NAME CAP COMMAND...: runs COMMAND with its output in logs/NAME.log, for at most CAP
+# seconds or what is left of the budget; a failure is reported with the log's last lines.
 step() {
-  local name=$1 limit=$2
+  local name=$1 cap=$2
   shift 2
+  local limit
+  limit=$(left)
+  [ "$cap" -lt "$limit" ] && limit=$cap
+  if [ "$limit" -le 5 ]; then
+    say "[SKIPPED] $name: the budget of $budget s is spent"
+    failed+=("$name (no time left)")
+    return 1
+  fi
+  current_step=$name
   local t0 rc
   t0=$(date +%s)
   if declare -F "$1" >/dev/null; then
-    "$@" >"$logs/$name.log" 2>&1  # a function of this script: no timeout needed
+    "$@" >"$logs/$name.log" 2>&1  # a function of this script's (seconds): no cap needed
   else
     timeout --kill-after=10 "$limit" "$@" >"$logs/$name.log" 2>&1
   fi
   rc=$?
+  current_step=""
   local took=$(($(date +%s) - t0))
+  echo "$name $took $rc" >>"$logs/steps.txt"
   if [ $rc -eq 0 ]; then
-    report "[ok]     $name (${took} s)"
-  else
-    local why="exit $rc"
-    [ $rc -eq 124 ] || [ $rc -eq 137 ] && why="timed out after ${limit} s"
-    report "[FAILED] $name (${took} s, $why); last lines of $logs/$name.log:"
-    tail -n 15 "$logs/$name.log" | sed 's/^/    /' | tee -a "$out"
-    failed+=("$name")
+    say "[ok]     $name (${took} s)"
+    return 0
   fi
+  local why="exit $rc"
+  { [ $rc -eq 124 ] || [ $rc -eq 137 ]; } && why="stopped at its cap of ${limit} s"
+  say "[FAILED] $name (${took} s, $why); the last lines of logs/$name.log:"
+  tail -n 15 "$logs/$name.log" | sed 's/^/    /' | tee -a "$report_file"
+  failed+=("$name")
   return $rc
 }
 
-report "othello-zero GPU check, $(date -u '+%Y-%m-%d %H:%M UTC'), commit $(git rev-parse --short HEAD 2>/dev/null || echo '?')"
-report "machine: $(nproc) cores, $(awk '/MemTotal/ {printf "%.0f GiB", $2/1048576}' /proc/meminfo)"
-if command -v nvidia-smi >/dev/null; then
-  report "gpu: $(nvidia-smi --query-gpu=name,memory.total,driver_version --format=csv,noheader 2>&1 | head -1)"
-else
-  report "gpu: nvidia-smi not found"
-fi
-python=${PYTHON:-python3}
-torch_info=$("$python" -W ignore -c 'import torch; print(torch.__version__, torch.version.cuda, torch.cuda.is_available(), int(torch._C._GLIBCXX_USE_CXX11_ABI), torch.utils.cmake_prefix_path)' 2>&1)
-report "$python's torch (version, CUDA, available, C++11 ABI, cmake prefix): $torch_info"
-report ""
+say "othello-zero GPU check, $(date -u '+%Y-%m-%d %H:%M UTC'), commit $(git rev-parse --short HEAD 2>/dev/null || echo '?'), --device $device, budget $budget s, $jobs jobs"
 
-# 1. The Debian packages into a private prefix.
+# 1. Preflight: what the build and the steps need, in seconds; stops with the reason.
+cuda_root=""
+preflight() {
+  local ok=1
+  echo "machine: $(uname -srm), $(nproc) CPUs here ($jobs used), $(awk '/MemTotal/ {printf "%.0f GiB", $2/1048576}' /proc/meminfo)"
+  echo "cmake: $(cmake --version 2>/dev/null | head -n 1 || echo 'not found')"
+  echo "c++: $(c++ --version 2>/dev/null | head -n 1 || echo 'not found')"
+  echo "ninja: $(ninja --version 2>/dev/null || echo 'not found')"
+  command -v cmake >/dev/null || { echo "MISSING: cmake"; ok=0; }
+  command -v c++ >/dev/null || { echo "MISSING: a C++ compiler (c++)"; ok=0; }
+  command -v ninja >/dev/null || { echo "MISSING: ninja"; ok=0; }
+  command -v tar >/dev/null || { echo "MISSING: tar"; ok=0; }
+  if [ "$device" = cuda ]; then
+    local smi
+    smi=$(nvidia-smi --query-gpu=name,memory.total,driver_version --format=csv,noheader 2>&1 | head -n 1)
+    echo "gpu: $smi"
+    command -v nvidia-smi >/dev/null || { echo "MISSING: nvidia-smi (no NVIDIA driver?)"; ok=0; }
+  fi
+  local info
+  if ! info=$("$python" -W ignore -c '
+import os, torch
+print(torch.__version__, torch.version.cuda, torch.cuda.is_available(), int(torch._C._GLIBCXX_USE_CXX11_ABI), os.path.dirname(torch.__file__))' 2>&1); then
+    echo "MISSING: $python cannot import torch: $info"
+    return 1
+  fi
+  echo "torch (version, CUDA, available, C++11 ABI, folder): $info"
+  set -- $info
+  [ "$4" = 1 ] || { echo "MISSING: torch $1 uses the old C++ ABI (PyTorch 2.7 and later use the new one)"; ok=0; }
+  if [ "$device" = cuda ]; then
+    [ "$2" != None ] || { echo "MISSING: torch $1 is a CPU build"; ok=0; }
+    [ "$3" = True ] || { echo "MISSING: torch sees no CUDA device"; ok=0; }
+  fi
+  local torch_dir=$5
+  [ -f "$deps_archive" ] || { echo "MISSING: $deps_archive: run 'scripts/gpu-check.sh --fetch' on a Debian 12 machine and carry $(dirname "$deps_archive")"; ok=0; }
+  if [ "$2" != None ]; then
+    # The CUDA toolkit: CUDA_HOME, nvcc on PATH, the usual folders, NVIDIA's PyPI toolchain.
+    local nvcc="" candidate
+    for candidate in ${CUDA_HOME:+"$CUDA_HOME/bin/nvcc"} "$(command -v nvcc 2>/dev/null)" \
+        /usr/local/cuda/bin/nvcc /usr/local/cuda-*/bin/nvcc "$(dirname "$torch_dir")"/nvidia/cu*/bin/nvcc; do
+      [ -n "$candidate" ] && [ -x "$candidate" ] && "$candidate" --version >/dev/null 2>&1 &&
+        { nvcc=$candidate; break; }
+    done
+    if [ -z "$nvcc" ]; then
+      echo "MISSING: nvcc (CUDA_HOME, PATH, /usr/local/cuda*, or the PyPI toolchain: pip install cuda-toolkit[nvcc,cccl]==<torch's CUDA>)"
+      ok=0
+    else
+      echo "nvcc: $nvcc: $("$nvcc" --version | tail -n 1)"
+      local root
+      root=$(cd "$(dirname "$nvcc")/.." && pwd)
+      case "$root" in
+        */nvidia/cu*) OZ_CUDA_ROOT=$PWD/$work/cuda-root; oz_link_toolkit "$root" "$OZ_CUDA_ROOT"; root=$OZ_CUDA_ROOT ;;
+      esac
+      local h
+      for h in cuda_runtime.h cublas_v2.h cusparse.h cusolverDn.h; do
+        [ -f "$root/include/$h" ] || [ -f "$root/targets/x86_64-linux/include/$h" ] ||
+          { echo "MISSING: $h in $root (LibTorch's CUDA headers need it)"; ok=0; }
+      done
+      [ -f "$(dirname "$torch_dir")/nvidia/nccl/include/nccl.h" ] || [ -f "$root/include/nccl.h" ] ||
+        echo "note: no nccl.h: the build will have no NCCL process group"
+      echo "$root" >"$work/cuda-root.txt"
+    fi
+  fi
+  [ "$ok" = 1 ]
+}
+step preflight 30 preflight || exit 1
+cuda_root=$(cat "$work/cuda-root.txt" 2>/dev/null || true)
+torch_prefix=${TORCH_PREFIX:-$("$python" -W ignore -c 'import torch; print(torch.utils.cmake_prefix_path)')}
+torch_root=$(cd "$torch_prefix/../.." && pwd)
+
+# 2. The carried headers and libraries, with tar alone.
 prefix=$PWD/$work/prefix
 unpack() {
-  local deb
-  ls "$debs"/*.deb >/dev/null 2>&1 || {
-    echo "no packages in $debs: run 'scripts/gpu-check.sh --fetch' on a Debian 12 machine first"
-    return 1
-  }
-  rm -rf "$prefix" && mkdir -p "$prefix"
-  for deb in "$debs"/*.deb; do dpkg-deb -x "$deb" "$prefix" || return 1; done
-  # pkg-config files name /usr: point them at the prefix (cpp-httplib's header calls
-  # OpenSSL, zlib and Brotli, whose -dev packages travel too; play/CMakeLists.txt).
+  rm -rf "$prefix" && mkdir -p "$prefix" && tar -C "$prefix" -xzf "$deps_archive" || return 1
+  # pkg-config files name /usr: point them at the prefix.
   sed -i "s|^prefix=/usr|prefix=$prefix/usr|" "$prefix"/usr/lib/x86_64-linux-gnu/pkgconfig/*.pc \
     "$prefix"/usr/share/pkgconfig/*.pc 2>/dev/null
-  # Some -dev packages' .so links are absolute (/lib/x86_64-linux-gnu/libz.so.1...).
-  local link
-  for link in "$prefix"/usr/lib/x86_64-linux-gnu/*.so; do
-    case "$(readlink "$link")" in
-      /*) ln -sf "$prefix$(readlink "$link")" "$link" ;;
-    esac
-  done
+  ls "$prefix/usr/include/yaml-cpp/yaml.h" "$prefix/usr/include/gtest/gtest.h"
 }
-step unpack-packages 120 unpack
-export LD_LIBRARY_PATH="$prefix/usr/lib/x86_64-linux-gnu:$prefix/lib/x86_64-linux-gnu${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
-export PKG_CONFIG_PATH="$prefix/usr/lib/x86_64-linux-gnu/pkgconfig:$prefix/usr/share/pkgconfig"
+step unpack 60 unpack || exit 1
+multi=$prefix/usr/lib/x86_64-linux-gnu
+export LD_LIBRARY_PATH="$multi:$prefix/lib/x86_64-linux-gnu${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
+export PKG_CONFIG_PATH="$multi/pkgconfig:$prefix/usr/share/pkgconfig"
 export PKG_CONFIG_LIBDIR="$PKG_CONFIG_PATH"
 
-# 2. Configure and build what the checks run.
-torch_prefix=${TORCH_PREFIX:-$("$python" -W ignore -c 'import torch; print(torch.utils.cmake_prefix_path)' 2>/dev/null)}
-# The torch folder itself first: LibTorch's CMake files look for its libraries in the
-# system's folders before their own (CMakeLists.txt refuses a mix).
-torch_root=$(cd "$torch_prefix/../.." 2>/dev/null && pwd)
-exe=$work/cli/othello-zero
-# shellcheck disable=SC2086
-step configure 180 cmake -S . -B "$work" -G Ninja -DCMAKE_BUILD_TYPE=Release -DOZ_TORCH=ON \
-  -DOZ_BUILD_BENCHMARKS=OFF "-DCMAKE_PREFIX_PATH=$torch_root;$prefix/usr;$torch_prefix" \
-  "-DPKG_CONFIG_EXECUTABLE=$prefix/usr/bin/pkgconf" \
-  "-DCMAKE_CXX_FLAGS=-idirafter $prefix/usr/include/x86_64-linux-gnu" ${CMAKE_ARGS:-}
-step build "${OZ_GPU_CHECK_BUILD_SECONDS:-420}" cmake --build "$work" -j "$(nproc)" \
-  --target othello-zero nn_tests training_tests
-
-# 3. The nn and training tests (CUDA ones included: here they run, not skip).
-step tests 300 ctest --test-dir "$work" -j "$(nproc)" -L 'nn|training' --output-on-failure \
-  --timeout 240 --no-tests=error
-if [ ! -x "$exe" ]; then
-  report "[FAILED] no $exe: the benchmarks and the training run cannot run"
-  failed+=(benchmarks train)
-  exe=false  # every step below then fails at once, with its name in the report
+# 3. Configure and build what the check runs.
+cuda_args=()
+if [ -n "$cuda_root" ]; then
+  cuda_args=("-DCUDA_TOOLKIT_ROOT_DIR=$cuda_root" "-DCUDAToolkit_ROOT=$cuda_root"
+             "-DCMAKE_CUDA_COMPILER=$cuda_root/bin/nvcc")
+  export PATH="$cuda_root/bin:$PATH"
 fi
+# shellcheck disable=SC2086
+step configure 120 cmake -S . -B "$work" -G Ninja -DCMAKE_BUILD_TYPE=Release -DOZ_TORCH=ON \
+  -DOZ_BUILD_BENCHMARKS=OFF -DOZ_GLOO=OFF "-DPython3_EXECUTABLE=$(command -v "$python")" \
+  "-DCMAKE_PREFIX_PATH=$torch_root;$torch_prefix;$prefix/usr" "${cuda_args[@]}" \
+  "-DEigen3_DIR=$prefix/usr/share/eigen3/cmake" \
+  "-Dnlohmann_json_DIR=$prefix/usr/share/cmake/nlohmann_json" \
+  "-DCLI11_DIR=$prefix/usr/share/cmake/CLI11" \
+  "-Dyaml-cpp_DIR=$multi/cmake/yaml-cpp" "-DGTest_DIR=$multi/cmake/GTest" \
+  "-DPKG_CONFIG_EXECUTABLE=$prefix/usr/bin/pkgconf" \
+  "-DCMAKE_CXX_FLAGS=-idirafter $prefix/usr/include/x86_64-linux-gnu" ${CMAKE_ARGS:-} ||
+  exit 1
+step build 300 cmake --build "$work" -j "$jobs" --target othello-zero nn_tests training_tests ||
+  exit 1
+exe=$work/cli/othello-zero
 
-# 4. The network on the device: raw forward passes and the inference server.
+# 4. The nn and training tests; on CUDA the CUDA tests must run (the report fails a skip).
+step tests 150 ctest --test-dir "$work" -j "$jobs" -L 'nn|training' --timeout 120 \
+  --no-tests=error --output-on-failure --output-junit "$PWD/$logs/tests.xml"
+
+# 5. The network alone: raw forward passes against the inference server, 10x128.
 precisions="fp32 bf16 fp16"
-[ "$device" = cpu ] && precisions=fp32  # inference in bf16/fp16 is CUDA's (nn/inference.h)
-for net in "6 64" "10 128"; do
-  set -- $net
-  for precision in $precisions; do
-    step "bench-nn-${1}x${2}-$precision" 120 "$exe" bench nn --device "$device" \
-      --blocks "$1" --channels "$2" --precision "$precision" --batch 64,128,256,512,1024 \
-      --seconds 0.5
-  done
+[ "$device" = cpu ] && precisions=fp32  # bf16/fp16 inference is CUDA's (nn/inference.h)
+for precision in $precisions; do
+  step "bench-nn-$precision" 40 "$exe" bench nn --device "$device" --blocks 10 --channels 128 \
+    --precision "$precision" --batch 256,1024 --seconds 1
 done
 
-# 5. Self-play with the 10x128 net of the 8x8-gpu config, all cores.
-step bench-selfplay 120 "$exe" bench selfplay --config configs/8x8-gpu.yaml --evaluator net \
-  --device "$device" --seconds 20
+# 6. Self-play with the 10x128 net of configs/8x8-gpu.yaml, the GPU sampled meanwhile.
+sample_gpu() {
+  [ "$device" = cuda ] || return 0
+  nvidia-smi --query-gpu=utilization.gpu,memory.used --format=csv,noheader,nounits -lms 500 \
+    >"$logs/gpu-utilisation.csv" 2>/dev/null &
+  echo $!
+}
+sampler=$(sample_gpu)
+step bench-selfplay 60 "$exe" bench selfplay --config configs/8x8-gpu.yaml --evaluator net \
+  --device "$device" --seconds 20 --warmup 5 --json
+[ -n "$sampler" ] && kill "$sampler" 2>/dev/null
 
-# 6. A short training run of the 8x8-gpu config (training starts at 20,000 positions
-# here instead of 100,000, so that a few minutes train too).
+# 7. A short training run of configs/8x8-gpu.yaml (training from 20,000 positions instead
+# of 100,000, so that a few minutes train too; no evaluations).
 rm -rf "$work/run"
-step train $((train_minutes * 60 + 120)) "$exe" train --config configs/8x8-gpu.yaml \
+step train $((train_minutes * 60 + 60)) "$exe" train --config configs/8x8-gpu.yaml \
   --run-dir "$work/run" --set "run.minutes=$train_minutes" --set train.min_positions=20000 \
   --set "inference.device=$device" --set eval.every_checkpoints=0
-
-# The report: the figures of every step that ran.
-report ""
-report "== network (bench nn: evaluations/s, raw forward and inference server)"
-for f in "$logs"/bench-nn-*.log; do
-  [ -f "$f" ] && { report "-- $(basename "$f" .log)"; grep -v '^$' "$f" | tee -a "$out" >/dev/null; }
-done
-report ""
-report "== self-play (bench selfplay, 8x8-gpu, net evaluator)"
-[ -f "$logs/bench-selfplay.log" ] && tee -a "$out" <"$logs/bench-selfplay.log" >/dev/null
-report ""
-report "== train (8x8-gpu, $train_minutes minutes): first lines and the last metrics"
-if [ -f "$logs/train.log" ]; then
-  head -n 5 "$logs/train.log" | tee -a "$out" >/dev/null
-  [ -f "$work/run/metrics.jsonl" ] && tail -n 1 "$work/run/metrics.jsonl" | tee -a "$out" >/dev/null
-fi
-report ""
-report "== the aims"
-# bench nn's rows: batch device dtype threads raw server ratio. Self-play's batches are
-# max_batch (1,024) or close: the aim is read at batches of 256 and more.
-for f in "$logs"/bench-nn-10x128-*.log; do
-  [ -f "$f" ] || continue
-  awk -v name="$(basename "$f" .log)" '
-    $1 ~ /^[0-9]+$/ && $1 >= 256 && NF >= 7 {
-      n++; if (min == "" || $7 < min) { min = $7; at = $1 }
-    }
-    END {
-      if (n == 0) { print name ": no rows"; exit }
-      printf "%s: server / raw forward at batches >= 256: lowest %.3f (batch %d) %s\n",
-             name, min, at, (min >= 0.9 ? "[aim 0.9 met]" : "[below the aim of 0.9]")
-    }' "$f" | tee -a "$out"
-done
-if [ -f "$logs/bench-selfplay.log" ]; then
-  awk '$1 == "playouts_per_s" {
-         printf "self-play, 10x128 net: %.0f playouts/s %s\n", $2,
-                ($2 >= 100000 ? "[aim 100,000 met]" : "[below the aim of 100,000 on an H200]")
-       }' "$logs/bench-selfplay.log" | tee -a "$out"
-fi
-report ""
-report "total: $(($(date +%s) - started)) s"
-if [ ${#failed[@]} -gt 0 ]; then
-  report "FAILED: ${failed[*]} (logs in $logs)"
-  exit 1
-fi
-report "all steps passed; report in $out"
+cp "$work/run/metrics.jsonl" "$logs/train-metrics.jsonl" 2>/dev/null
+exit 0

@@ -41,7 +41,7 @@ string(JSON seconds GET "${out}" seconds)
 string(JSON samples GET "${out}" samples_per_second)
 math(EXPR expected_samples "${steps} * 8")
 # samples_per_second * seconds recovers steps * batch (to rounding).
-execute_process(COMMAND /usr/bin/python3 -c
+execute_process(COMMAND ${PYTHON} -c
                 "import sys; s, t, n = map(float, sys.argv[1:]); sys.exit(abs(s * t - n) > 1e-6 * n)"
                 ${samples} ${seconds} ${expected_samples} RESULT_VARIABLE mismatch)
 if(mismatch)

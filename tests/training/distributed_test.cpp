@@ -161,6 +161,34 @@ TEST(DistributedEnvironment, Backends) {
             std::string::npos);
 }
 
+// The process groups that CMake found (Gloo's headers, NCCL's with a CUDA LibTorch) are
+// the ones compiled into the training library: OZ_GLOO=OFF with NCCL is what a machine
+// with PyTorch and no libgloo-dev builds (scripts/test.sh --cuda builds it so).
+TEST(DistributedEnvironment, TheBuildHasTheProcessGroupsCMakeFound) {
+#ifdef OZ_EXPECT_GLOO
+  EXPECT_TRUE(HaveGloo());
+#else
+  EXPECT_FALSE(HaveGloo());
+#endif
+#ifdef OZ_EXPECT_NCCL
+  EXPECT_TRUE(HaveNccl());
+#else
+  EXPECT_FALSE(HaveNccl());
+#endif
+}
+
+// NCCL without Gloo: CUDA ranks take NCCL, and the CPU is refused naming Gloo.
+TEST(DistributedEnvironment, NcclWithoutGloo) {
+  if (HaveGloo() || !HaveNccl()) GTEST_SKIP() << "this build has Gloo, or no NCCL";
+  DistributedOptions options;
+  EXPECT_EQ(ResolveBackend(options, torch::Device(torch::kCUDA, 0)), "nccl");
+  options.backend = "gloo";
+  EXPECT_NE(InputErrorOf([&] {
+              ResolveBackend(options, torch::Device(torch::kCUDA, 0));
+            }).find("this build has no Gloo"),
+            std::string::npos);
+}
+
 TEST(DataParallel, OneProcessIsANoOp) {
   DistributedOptions options;
   options.backend = "no such backend: not looked at with one process";
