@@ -9,8 +9,8 @@
 #   scripts/gpu-check-bare-root.sh [ROOT]      (default /var/tmp/oz-bare-root)
 # Making the root and its virtual environment (the only steps that use the network) takes
 # some minutes once; later runs reuse them. The report and logs come back to
-# build-gpu/bare-root-out/. Arguments after ROOT go to gpu-check.sh (e.g. --budget 1800
-# on 2 cores).
+# build-gpu/bare-root-out/. Arguments after ROOT go to gpu-check.sh (on 2 cores:
+# --budget 3600 --cap-scale 8).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 source scripts/deps.sh

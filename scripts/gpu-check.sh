@@ -17,6 +17,7 @@
 # figures.json and logs.tar.gz, written by an EXIT trap, on failure too. --device D (cuda;
 # cpu runs every step on a CPU machine, the dry run of docs/gpu.md). --train-minutes M (2).
 # --budget S (480): the whole check's seconds; each step's cap is cut to what is left.
+# --cap-scale K (1): every step's cap times K (a slower machine: 8 for the 2-core dry run).
 # --jobs N (the CPUs this process may use). --help. PYTHON picks the interpreter (python3),
 # TORCH_PREFIX its LibTorch (torch.utils.cmake_prefix_path), CUDA_HOME the toolkit (else
 # nvcc on PATH, /usr/local/cuda*, or NVIDIA's PyPI toolchain beside that python's torch).
@@ -34,6 +35,7 @@ out=$work/out
 device=cuda
 train_minutes=2
 budget=480
+cap_scale=1
 jobs=""
 fetch=0
 usage() { sed -n '2,/^set -uo/p' "$0" | sed '$d' | sed 's/^# \{0,1\}//'; }
@@ -44,6 +46,7 @@ while [ $# -gt 0 ]; do
     --device) device=${2:?--device needs cuda or cpu}; shift ;;
     --train-minutes) train_minutes=${2:?--train-minutes needs a number}; shift ;;
     --budget) budget=${2:?--budget needs seconds}; shift ;;
+    --cap-scale) cap_scale=${2:?--cap-scale needs a whole number}; shift ;;
     --jobs) jobs=${2:?--jobs needs a number}; shift ;;
     -h|--help) usage; exit 0 ;;
     *) echo "scripts/gpu-check.sh: unknown argument '$1' (--help lists them)" >&2; exit 2 ;;
@@ -51,7 +54,7 @@ while [ $# -gt 0 ]; do
   shift
 done
 case "$device" in cuda|cpu) ;; *) echo "scripts/gpu-check.sh: --device '$device': expected cuda or cpu" >&2; exit 2 ;; esac
-for n in "$train_minutes" "$budget" ${jobs:+"$jobs"}; do
+for n in "$train_minutes" "$budget" "$cap_scale" ${jobs:+"$jobs"}; do
   [[ "$n" =~ ^[0-9]+$ ]] || { echo "scripts/gpu-check.sh: '$n' is not a whole number" >&2; exit 2; }
 done
 
@@ -142,7 +145,7 @@ trap 'exit 130' INT TERM
 # step NAME CAP COMMAND...: runs COMMAND with its output in logs/NAME.log, for at most CAP
 # seconds or what is left of the budget; a failure is reported with the log's last lines.
 step() {
-  local name=$1 cap=$2
+  local name=$1 cap=$(($2 * cap_scale))
   shift 2
   local limit
   limit=$(left)
@@ -176,7 +179,7 @@ step() {
   return $rc
 }
 
-say "othello-zero GPU check, $(date -u '+%Y-%m-%d %H:%M UTC'), commit $(git rev-parse --short HEAD 2>/dev/null || echo '?'), --device $device, budget $budget s, $jobs jobs"
+say "othello-zero GPU check, $(date -u '+%Y-%m-%d %H:%M UTC'), commit $(git rev-parse --short HEAD 2>/dev/null || echo '?'), --device $device, budget $budget s, caps x$cap_scale, $jobs jobs"
 
 # 1. Preflight: what the build and the steps need, in seconds; stops with the reason.
 cuda_root=""
