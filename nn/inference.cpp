@@ -3,8 +3,8 @@
 #include <dlfcn.h>
 
 #include <algorithm>
-#include <thread>
 
+#include "core/cpus.h"
 #include "core/error.h"
 #include "nn/encoding.h"
 
@@ -47,8 +47,7 @@ int DefaultCpuThreads(int max_batch) {
   // Measured with Debian's LibTorch 1.13 + OpenBLAS on 2 cores (docs/benchmarks.md): one thread
   // is fastest for single positions and keeps the server at the raw speed for small
   // batches; all cores pay, behind the server too, from batches of 32 up.
-  const int cores = std::max(1u, std::thread::hardware_concurrency());
-  return max_batch < 32 ? 1 : cores;
+  return max_batch < 32 ? 1 : core::UsableCpus();
 }
 
 bool SetBlasThreads(int threads) {

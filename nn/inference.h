@@ -23,7 +23,8 @@ namespace othello::nn {
 // The device an options string asks for; throws core::InputError for an unknown
 // device or an unavailable CUDA.
 torch::Device ResolveDevice(const std::string& device);
-// The default number of LibTorch CPU threads (docs/benchmarks.md: measured on 2 cores).
+// The default number of LibTorch CPU threads: 1 below batches of 32, else the CPUs this
+// process may use (core::UsableCpus; docs/benchmarks.md: measured on 2 cores).
 int DefaultCpuThreads(int max_batch);
 // Sets the thread count of OpenBLAS's own worker pool, when LibTorch's BLAS is OpenBLAS
 // (Debian's; found at run time, so another BLAS is left alone). Returns whether it was

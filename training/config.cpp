@@ -3,8 +3,8 @@
 #include <algorithm>
 #include <filesystem>
 #include <limits>
-#include <thread>
 
+#include "core/cpus.h"
 #include "core/error.h"
 #include "core/notation.h"
 #include "nn/evaluator.h"
@@ -289,7 +289,7 @@ TrainingConfig SizedForMachine(TrainingConfig config, const Machine& machine, bo
 }
 
 Machine ThisMachine(const std::string& device) {
-  return Machine{std::thread::hardware_concurrency(), nn::ResolveDevice(device).is_cuda()};
+  return Machine{static_cast<unsigned>(core::UsableCpus()), nn::ResolveDevice(device).is_cuda()};
 }
 
 }  // namespace othello::training
