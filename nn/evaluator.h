@@ -14,7 +14,8 @@
 //            speed on the quickstart net, docs/benchmarks.md)
 //     torch  LibTorch (TorchNet: the CPU or a CUDA device, fp32/fp16/bf16) behind
 //            mcts::BatchingEvaluator (max_batch positions, max_wait_us; two workers on
-//            CUDA, so the host encodes one batch while the device runs the other)
+//            CUDA, each on a stream of its own, so the host encodes one batch while the
+//            device runs the other)
 // The network function checks the `evaluate` fault point (core/fault.h) once per call.
 //
 // This header needs no LibTorch. The exported-model overloads live in oz_nn_eigen
