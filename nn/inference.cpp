@@ -8,6 +8,7 @@
 #include "core/error.h"
 #include "nn/device_stream.h"
 #include "nn/encoding.h"
+#include "nn/forward_graphs.h"
 
 namespace othello::nn {
 
@@ -118,18 +119,20 @@ void Unpack(const float* rows, int area, const std::vector<mcts::EvalOutput*>& o
 
 }  // namespace
 
-// One call's working set (inference.h): host buffers kept from call to call, and the
-// CUDA stream its work is queued on.
+// One call's working set (inference.h): host buffers kept from call to call, the CUDA
+// stream its work is queued on, and its graphs.
 struct TorchNet::Lane {
   explicit Lane(const torch::Device& device) : stream(device) {}
   DeviceStream stream;                    // CUDA: a stream of the pool; the CPU: none
   torch::Tensor input, output;            // flat fp32, pinned on CUDA; grown as needed
+  std::unique_ptr<ForwardGraphs> graphs;  // with cuda_graphs_
 };
 
 TorchNet::TorchNet(OthelloNet& net, const EvaluatorOptions& options)
     : device_(ResolveDevice(options.device)),
       dtype_(ResolvePrecision(options.precision, device_)),
-      max_batch_(options.max_batch > 0 ? options.max_batch : device_.is_cuda() ? 256 : 32) {
+      max_batch_(options.max_batch > 0 ? options.max_batch : device_.is_cuda() ? 256 : 32),
+      cuda_graphs_(options.cuda_graphs && device_.is_cuda()) {
   cpu_threads_ = options.threads > 0 && !kOneTorchThread ? options.threads
                                                          : DefaultCpuThreads(max_batch_);
   if (device_.is_cpu()) torch::set_num_threads(cpu_threads_);
@@ -153,6 +156,9 @@ std::unique_ptr<TorchNet::Lane> TorchNet::TakeLane() {
   }
   auto lane = std::make_unique<Lane>(device_);
   lanes_made_.fetch_add(1, std::memory_order_relaxed);
+  if (cuda_graphs_) {
+    lane->graphs = std::make_unique<ForwardGraphs>(net_, device_, dtype_, max_batch_, PackOutputs);
+  }
   return lane;
 }
 
@@ -193,7 +199,11 @@ void TorchNet::ForwardSameSize(Lane& lane, const std::vector<const core::Positio
   torch::Tensor result = HostView(lane.output, {batch, PackedWidth(area)},
                                   std::int64_t{max_batch_} * PackedWidth(area), pinned);
   c10::InferenceMode inference_mode;
-  RunNet(input, result);
+  if (lane.graphs && lane.graphs->Covers(batch)) {
+    lane.graphs->Run(input, result);
+  } else {
+    RunNet(input, result);
+  }
   // Both copies were queued on the lane's stream: wait for it alone (CUDA; the CPU's
   // work is done already). The buffers are then free for the next call.
   lane.stream.Synchronize();

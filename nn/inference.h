@@ -11,6 +11,9 @@
 // copy each, both queued without waiting, and the call then waits for its own stream
 // only: the batcher's two workers overlap, and neither waits for the trainer's steps.
 // A lane serves one call at a time; there are as many as calls have run at once.
+// With options.cuda_graphs (CUDA only) each lane replays CUDA graphs of the forward
+// pass, captured per board size and batch size rounded up to a power of two (up to
+// max_batch; larger calls run without one): nn/forward_graphs.h.
 //
 // Thread safety: Forward from any number of threads at once. The net is copied at
 // construction, and on CUDA the constructor waits until the copy is on the device, so
@@ -65,7 +68,7 @@ class TorchNet {
   int lanes() const { return lanes_made_.load(std::memory_order_relaxed); }
 
  private:
-  struct Lane;  // buffers and stream of one call at a time (inference.cpp)
+  struct Lane;  // buffers, stream and graphs of one call at a time (inference.cpp)
 
   // A lane no other call uses (a new one when all are busy); ReturnLane gives it back.
   std::unique_ptr<Lane> TakeLane() EXCLUDES(lanes_mutex_);
@@ -81,6 +84,7 @@ class TorchNet {
   torch::ScalarType dtype_;
   int max_batch_;
   int cpu_threads_ = 1;
+  bool cuda_graphs_ = false;  // options.cuda_graphs on a CUDA device
 
   std::atomic<int> lanes_made_{0};  // statistics, relaxed
   core::Mutex lanes_mutex_;

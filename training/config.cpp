@@ -175,6 +175,7 @@ void ReadInference(ConfigReader& r, nn::EvaluatorOptions& o) {
   o.max_batch = r.Int("inference.max_batch", o.max_batch, 0, 1 << 16);
   o.max_wait_us = r.Int("inference.max_wait_us", o.max_wait_us, 0, 10000000);
   o.threads = r.Int("inference.threads", o.threads, 0, 1024);
+  o.cuda_graphs = r.Bool("inference.cuda_graphs", o.cuda_graphs);
   o.random_symmetry = r.Bool("inference.random_symmetry", o.random_symmetry);
   o.cache_entries = static_cast<std::size_t>(
       r.Int("inference.cache_entries", static_cast<int>(o.cache_entries), 0, 1 << 28));

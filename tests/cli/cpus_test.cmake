@@ -3,6 +3,7 @@
 #  - bench nn: LibTorch's CPU threads for a batch of 32 (nn::DefaultCpuThreads: all the
 #    usable CPUs from batches of 32 up), its `threads` column;
 #  - bench selfplay: selfplay.threads auto (half the usable CPUs on the CPU, at least 1).
+# Also bench nn's --cuda-graphs: on the CPU every row says graphs are off.
 include(${CMAKE_CURRENT_LIST_DIR}/common.cmake)
 
 set(nn bench nn --device cpu --blocks 1 --channels 8 --batch 32 --seconds 0.05)
@@ -14,8 +15,8 @@ macro(run_pinned expect_regex)
   endif()
 endmacro()
 
-# A row: batch device dtype threads raw server ratio.
-set(row "\n32 +cpu +fp32 +([0-9]+) +[0-9]+ +[0-9]+ +[0-9.]+\n")
+# A row: batch device dtype threads raw server ratio graphs.
+set(row "\n32 +cpu +fp32 +([0-9]+) +[0-9]+ +[0-9]+ +[0-9.]+ +(on|off)\n")
 run_pinned("${row}" ${nn})
 if(NOT CMAKE_MATCH_1 EQUAL 1)
   message(FATAL_ERROR "bench nn under taskset -c 0 ran ${CMAKE_MATCH_1} LibTorch threads, not 1:\n${out}")
@@ -34,3 +35,6 @@ if(NOT threads EQUAL 1)
   message(FATAL_ERROR "bench selfplay under taskset -c 0 ran ${threads} self-play threads (auto), not 1:\n${out}")
 endif()
 
+# --cuda-graphs both: two rows a batch, without and with; on the CPU both are off.
+run_ok("${row}[^\n]*32 +cpu[^\n]* off\n" ${nn} --cuda-graphs both)
+run_fails("--cuda-graphs: sometimes not in" ${nn} --cuda-graphs sometimes)

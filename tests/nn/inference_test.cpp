@@ -1,9 +1,9 @@
-// nn::TorchNet's lanes (nn/inference.h): host buffers kept from call to call, and one
-// stream a lane on CUDA. On the CPU: reused buffers give what a fresh net gives, for
-// batches that shrink and grow again and mixed board sizes, from two threads at once.
+// nn::TorchNet's lanes (nn/inference.h): host buffers kept from call to call, one stream a
+// lane on CUDA, and CUDA graphs. On the CPU: reused buffers give what a fresh net gives,
+// for batches that shrink and grow again and mixed board sizes, from two threads at once.
 // On a GPU (scripts/gpu-check.sh runs them there; skipped elsewhere, saying why): the
-// same on CUDA, and the batcher's two workers on their own streams against
-// one-at-a-time forward passes.
+// same on CUDA, the batcher's two workers on their own streams against one-at-a-time
+// forward passes, and CUDA graphs against the eager forward pass.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -16,6 +16,7 @@
 #include "mcts/batching_evaluator.h"
 #include "nn/device_stream.h"
 #include "nn/evaluator.h"
+#include "nn/forward_graphs.h"
 #include "nn/inference.h"
 
 namespace othello::nn {
@@ -140,12 +141,36 @@ TEST(InferenceLanes, ReusedBuffersGiveWhatAFreshNetGives) {
   EXPECT_LE(shared.lanes(), 2);  // never more lanes than calls at once
 }
 
-TEST(InferenceLanes, WithoutCudaThereIsNoStream) {
+TEST(InferenceLanes, WithoutCudaThereIsNoStreamAndNoGraph) {
   const DeviceStream cpu(torch::Device(torch::kCPU));
   EXPECT_FALSE(cpu.active());
   const StreamScope scope(cpu);  // nothing to do
   cpu.Synchronize();
   SynchronizeCurrentStream(torch::Device(torch::kCPU));
+  // cuda_graphs asks for nothing on the CPU: the eager pass, the same outputs.
+  OthelloNet net(LaneNet());
+  EvaluatorOptions options;
+  options.device = "cpu";
+  options.threads = 1;
+  TorchNet eager(net, options);
+  options.cuda_graphs = true;
+  TorchNet graphs(net, options);
+  Call a{LanePositions(5, 8, 3), {}}, b = a;
+  a.Run(eager);
+  b.Run(graphs);
+  EXPECT_EQ(Difference(a, b), 0.0f);
+  if (!BuildHasCuda()) {
+    EXPECT_THROW(ForwardGraphs(net, torch::kCPU, torch::kFloat32, 8, nullptr), std::logic_error);
+  }
+}
+
+TEST(InferenceLanes, GraphBucketsArePowersOfTwoUpToMaxBatch) {
+  EXPECT_EQ(ForwardGraphs::Bucket(1, 256), 1);
+  EXPECT_EQ(ForwardGraphs::Bucket(3, 256), 4);
+  EXPECT_EQ(ForwardGraphs::Bucket(64, 256), 64);
+  EXPECT_EQ(ForwardGraphs::Bucket(65, 256), 128);
+  EXPECT_EQ(ForwardGraphs::Bucket(200, 200), 200);
+  EXPECT_EQ(ForwardGraphs::Bucket(129, 200), 200);
 }
 
 // ---- On a GPU only.
@@ -162,6 +187,33 @@ TEST(InferenceLanes, OnCudaReusedBuffersAndStreamsGiveWhatAFreshNetGives) {
   TorchNet shared(net, options);
   EXPECT_LT(SharedAgainstFresh(net, options, shared, /*rounds=*/20), 2e-3f);
   EXPECT_LE(shared.lanes(), 2);
+}
+
+// CUDA graphs (several buckets, both board sizes, a batch above max_batch that runs
+// eagerly) against the eager pass, from two threads at once.
+TEST(InferenceLanes, OnCudaGraphsGiveTheEagerOutputs) {
+  if (const std::string why = NoCuda(); !why.empty()) GTEST_SKIP() << why;
+  OthelloNet net(LaneNet());
+  for (const char* precision : {"fp32", "bf16"}) {
+    EvaluatorOptions options;
+    options.device = "cuda";
+    options.precision = precision;
+    options.max_batch = 8;
+    TorchNet eager(net, options);
+    options.cuda_graphs = true;
+    TorchNet graphs(net, options);
+    std::vector<Call> expected = Sequence(), replayed = Sequence();
+    for (std::size_t c = 0; c < expected.size(); ++c) {
+      expected[c].Run(eager);
+      replayed[c].Run(graphs);
+      EXPECT_LT(Difference(expected[c], replayed[c]), precision[0] == 'f' ? 2e-3f : 3e-2f)
+          << precision << ", call " << c;
+    }
+    options.cuda_graphs = false;
+    EXPECT_LT(SharedAgainstFresh(net, options, graphs, /*rounds=*/10),
+              precision[0] == 'f' ? 2e-3f : 3e-2f)
+        << precision;
+  }
 }
 
 // The batcher's two workers, each on its stream, fed by 8 client threads: every
