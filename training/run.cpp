@@ -200,9 +200,10 @@ class Run {
   int checkpoints_ = 0;           // since the start, for eval.every_checkpoints
   EvaluationBudget budget_{config_.eval_max_share};  // since the start
   LossSums losses_;               // since the last report
-  // The training thread's stream (CUDA): its steps, loss sums, checkpoints, evaluations
-  // and the copies it publishes run there in order, and self-play's batches, on streams
-  // of their own, do not wait behind them (nn/device_stream.h).
+  // The training thread's stream (CUDA): its steps, loss sums, checkpoints and the
+  // copies of the weights it publishes (to self-play and to evaluations) run there in
+  // order, and self-play's batches, on streams of their own, do not wait behind them
+  // (nn/device_stream.h).
   const nn::DeviceStream stream_;
   double last_report_time_ = 0;
   std::uint64_t last_games_ = 0, last_positions_ = 0, last_playouts_ = 0;
