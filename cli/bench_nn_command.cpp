@@ -23,6 +23,7 @@ struct BenchNnOptions {
   std::string precision = "auto";
   int threads = 0;
   double seconds = 2.0;
+  std::string cuda_graphs = "off";  // off, on or both (each batch twice)
 };
 
 std::vector<core::Position> Positions(int count) {
@@ -88,32 +89,41 @@ double ServerRate(mcts::Evaluator& evaluator, int batch, double seconds) {
   return evaluated.load() / Elapsed(start);
 }
 
+// One row: raw and server rates of `batch` positions, CUDA graphs on or off.
+void BenchRow(nn::OthelloNet& net, const BenchNnOptions& opt, int batch, bool cuda_graphs) {
+  nn::EvaluatorOptions options;
+  options.backend = "torch";  // the LibTorch network is what this measures
+  options.device = opt.device;
+  options.precision = opt.precision;
+  options.max_batch = batch;
+  options.max_wait_us = 2000;
+  options.threads = opt.threads;
+  options.cuda_graphs = cuda_graphs;
+  nn::TorchNet raw_net(net, options);
+  const double raw = RawRate(raw_net, batch, opt.seconds);
+  const std::shared_ptr<mcts::Evaluator> server_net =
+      nn::MakeEvaluator(net, core::Rules{}, /*step=*/0, options);
+  const double server = ServerRate(*server_net, batch, opt.seconds);
+  // Graphs run on CUDA only (nn/forward_graphs.h): "off" on the CPU whatever was asked.
+  const bool graphs = cuda_graphs && raw_net.device().is_cuda();
+  std::printf("%-6d %-8s %-6s %8d %14.0f %14.0f %8.3f %6s\n", batch,
+              raw_net.device().str().c_str(), nn::PrecisionName(raw_net.dtype()).c_str(),
+              raw_net.device().is_cpu() ? torch::get_num_threads() : 0, raw, server,
+              server / raw, graphs ? "on" : "off");
+  std::fflush(stdout);
+}
+
 void RunBenchNn(const BenchNnOptions& opt) {
   nn::NetConfig config;
   config.blocks = opt.blocks;
   config.channels = opt.channels;
   nn::OthelloNet net(config);
   std::printf("network: %s\n", config.Describe().c_str());
-  std::printf("%-6s %-8s %-6s %8s %14s %14s %8s\n", "batch", "device", "dtype", "threads",
-              "raw evals/s", "server evals/s", "ratio");
+  std::printf("%-6s %-8s %-6s %8s %14s %14s %8s %6s\n", "batch", "device", "dtype", "threads",
+              "raw evals/s", "server evals/s", "ratio", "graphs");
   for (int batch : opt.batches) {
-    nn::EvaluatorOptions options;
-    options.backend = "torch";  // the LibTorch network is what this measures
-    options.device = opt.device;
-    options.precision = opt.precision;
-    options.max_batch = batch;
-    options.max_wait_us = 2000;
-    options.threads = opt.threads;
-    nn::TorchNet raw_net(net, options);
-    const double raw = RawRate(raw_net, batch, opt.seconds);
-    const std::shared_ptr<mcts::Evaluator> server_net =
-        nn::MakeEvaluator(net, core::Rules{}, /*step=*/0, options);
-    const double server = ServerRate(*server_net, batch, opt.seconds);
-    std::printf("%-6d %-8s %-6s %8d %14.0f %14.0f %8.3f\n", batch,
-                raw_net.device().str().c_str(), nn::PrecisionName(raw_net.dtype()).c_str(),
-                raw_net.device().is_cpu() ? torch::get_num_threads() : 0, raw, server,
-                server / raw);
-    std::fflush(stdout);
+    if (opt.cuda_graphs != "on") BenchRow(net, opt, batch, /*cuda_graphs=*/false);
+    if (opt.cuda_graphs != "off") BenchRow(net, opt, batch, /*cuda_graphs=*/true);
   }
 }
 
@@ -135,6 +145,11 @@ void RegisterBenchNn(CLI::App& bench) {
       ->capture_default_str();
   cmd->add_option("--threads", opt->threads, "LibTorch CPU threads (0: the default)")
       ->check(CLI::Range(0, 256))
+      ->capture_default_str();
+  cmd->add_option("--cuda-graphs", opt->cuda_graphs,
+                  "CUDA graphs of the forward pass (inference.cuda_graphs): off, on, or both "
+                  "(each batch measured without, then with)")
+      ->check(CLI::IsMember({"off", "on", "both"}))
       ->capture_default_str();
   cmd->add_option("--seconds", opt->seconds, "Seconds per measurement")
       ->check(CLI::PositiveNumber)

@@ -45,7 +45,7 @@ void RegisterSelfPlay(CLI::App& app) {
   cmd->add_option("--run-dir", opt->run_dir, "The run directory (shared with the learner)")
       ->required();
   cmd->add_option("--threads", opt->threads, "Self-play threads (default: the run's selfplay.threads; auto, or 0 as a "
-                  "learner's config has: this machine's cores)")
+                  "learner's config has: the CPUs this process may use)")
       ->check(CLI::Range(1, 1024));
   cmd->add_option("--config", opt->config,
                   "Configuration file (default: the run's, DIR/run-config.json)")

@@ -14,7 +14,8 @@
 //            speed on the quickstart net, docs/benchmarks.md)
 //     torch  LibTorch (TorchNet: the CPU or a CUDA device, fp32/fp16/bf16) behind
 //            mcts::BatchingEvaluator (max_batch positions, max_wait_us; two workers on
-//            CUDA, so the host encodes one batch while the device runs the other)
+//            CUDA, each on a stream of its own, so the host encodes one batch while the
+//            device runs the other)
 // The network function checks the `evaluate` fault point (core/fault.h) once per call.
 //
 // This header needs no LibTorch. The exported-model overloads live in oz_nn_eigen
@@ -48,6 +49,7 @@ struct EvaluatorOptions {
   int max_batch = 0;               // torch: 0 is 32 on the CPU, 256 on CUDA (docs/benchmarks.md)
   int max_wait_us = 1000;          // torch: the batcher's longest wait for a full batch
   int threads = 0;                 // torch: LibTorch CPU threads (0: DefaultCpuThreads)
+  bool cuda_graphs = false;        // torch on CUDA: replay CUDA graphs (nn/forward_graphs.h)
   bool random_symmetry = false;
   std::uint64_t seed = 0;          // for random symmetries (mixed with the model's step)
   std::size_t cache_entries = 0;   // 0: no cache

@@ -3,10 +3,12 @@
 #include <dlfcn.h>
 
 #include <algorithm>
-#include <thread>
 
+#include "core/cpus.h"
 #include "core/error.h"
+#include "nn/device_stream.h"
 #include "nn/encoding.h"
+#include "nn/forward_graphs.h"
 
 namespace othello::nn {
 
@@ -47,8 +49,7 @@ int DefaultCpuThreads(int max_batch) {
   // Measured with Debian's LibTorch 1.13 + OpenBLAS on 2 cores (docs/benchmarks.md): one thread
   // is fastest for single positions and keeps the server at the raw speed for small
   // batches; all cores pay, behind the server too, from batches of 32 up.
-  const int cores = std::max(1u, std::thread::hardware_concurrency());
-  return max_batch < 32 ? 1 : cores;
+  return max_batch < 32 ? 1 : core::UsableCpus();
 }
 
 bool SetBlasThreads(int threads) {
@@ -73,62 +74,33 @@ torch::ScalarType ResolvePrecision(const std::string& precision, const torch::De
   throw core::InputError("unknown precision '" + precision + "' (use auto, fp32, fp16 or bf16)");
 }
 
-}  // namespace
-
-TorchNet::TorchNet(OthelloNet& net, const EvaluatorOptions& options)
-    : device_(ResolveDevice(options.device)),
-      dtype_(ResolvePrecision(options.precision, device_)),
-      max_batch_(options.max_batch > 0 ? options.max_batch : device_.is_cuda() ? 256 : 32) {
-  cpu_threads_ = options.threads > 0 && !kOneTorchThread ? options.threads
-                                                         : DefaultCpuThreads(max_batch_);
-  if (device_.is_cpu()) torch::set_num_threads(cpu_threads_);
-  net_ = CloneNet(net);
-  net_->eval();
-  net_->to(device_, dtype_);
+// The first `shape` elements of the flat host buffer `buffer`, made (or made larger:
+// at least `at_least` elements, what max_batch positions need) when it is too small.
+torch::Tensor HostView(torch::Tensor& buffer, torch::IntArrayRef shape, std::int64_t at_least,
+                       bool pinned) {
+  std::int64_t elements = 1;
+  for (const std::int64_t n : shape) elements *= n;
+  if (!buffer.defined() || buffer.numel() < elements) {
+    buffer = torch::empty({std::max(elements, at_least)},
+                          torch::TensorOptions().dtype(torch::kFloat32).pinned_memory(pinned));
+  }
+  return buffer.narrow(0, 0, elements).view(shape);
 }
 
-void TorchNet::Forward(const std::vector<const core::Position*>& positions,
-                           const std::vector<mcts::EvalOutput*>& outputs) {
-  // OpenMP thread counts are per calling thread: set it on every thread that runs the net.
-  if (device_.is_cpu() && torch::get_num_threads() != cpu_threads_) {
-    torch::set_num_threads(cpu_threads_);
-  }
-  mcts::ForEachBoardSize(positions, outputs, [this](const auto& same_size, const auto& outs) {
-    ForwardSameSize(same_size, outs);
-  });
+// Per position: area + 1 policy, 3 win/draw/loss, area ownership, 1 disc difference.
+std::int64_t PackedWidth(int area) { return 2 * area + 5; }
+
+torch::Tensor PackOutputs(const NetOutput& out, std::int64_t batch) {
+  return torch::cat({torch::softmax(out.policy_logits.to(torch::kFloat32), 1),
+                     torch::softmax(out.wdl_logits.to(torch::kFloat32), 1),
+                     out.ownership.to(torch::kFloat32),
+                     out.disc_difference.to(torch::kFloat32).reshape({batch, 1})},
+                    1);
 }
 
-void TorchNet::ForwardSameSize(const std::vector<const core::Position*>& positions,
-                                   const std::vector<mcts::EvalOutput*>& outputs) {
-  const auto batch = static_cast<std::int64_t>(positions.size());
-  const int size = positions.front()->size(), area = size * size;
-  // On CUDA the input is encoded into pinned memory and copied without waiting, and
-  // the four outputs come back in one copy: one host synchronisation per batch.
-  const bool cuda = device_.is_cuda();
-  const auto host = torch::TensorOptions().dtype(torch::kFloat32).pinned_memory(cuda);
-  torch::Tensor input = torch::empty({batch, kInputPlanes, size, size}, host);
-  float* data = input.data_ptr<float>();
-  for (std::int64_t i = 0; i < batch; ++i) {
-    EncodePosition(*positions[i], data + i * kInputPlanes * area);
-  }
-  c10::InferenceMode inference_mode;
-  const NetOutput out = net_->forward(input.to(device_, dtype_, /*non_blocking=*/cuda));
-  // Per position: area + 1 policy, 3 win/draw/loss, area ownership, 1 disc difference.
-  const std::int64_t width = 2 * area + 5;
-  const torch::Tensor packed =
-      torch::cat({torch::softmax(out.policy_logits.to(torch::kFloat32), 1),
-                  torch::softmax(out.wdl_logits.to(torch::kFloat32), 1),
-                  out.ownership.to(torch::kFloat32),
-                  out.disc_difference.to(torch::kFloat32).reshape({batch, 1})},
-                 1);
-  torch::Tensor result = packed.contiguous();
-  if (cuda) {
-    result = torch::empty({batch, width}, host);
-    result.copy_(packed);
-  }
-  const float* r = result.data_ptr<float>();
-  for (std::int64_t i = 0; i < batch; ++i) {
-    const float* p = r + i * width;
+void Unpack(const float* rows, int area, const std::vector<mcts::EvalOutput*>& outputs) {
+  for (std::size_t i = 0; i < outputs.size(); ++i) {
+    const float* p = rows + i * PackedWidth(area);
     const float* w = p + area + 1;
     const float* own = w + 3;
     mcts::EvalOutput& o = *outputs[i];
@@ -143,6 +115,107 @@ void TorchNet::ForwardSameSize(const std::vector<const core::Position*>& positio
     o.disc_difference = own[area] * area;
     o.has_aux = true;
   }
+}
+
+}  // namespace
+
+// One call's working set (inference.h): host buffers kept from call to call, the CUDA
+// stream its work is queued on, and its graphs.
+struct TorchNet::Lane {
+  explicit Lane(const torch::Device& device) : stream(device) {}
+  DeviceStream stream;                    // CUDA: a stream of the pool; the CPU: none
+  torch::Tensor input, output;            // flat fp32, pinned on CUDA; grown as needed
+  std::unique_ptr<ForwardGraphs> graphs;  // with cuda_graphs_
+};
+
+TorchNet::TorchNet(OthelloNet& net, const EvaluatorOptions& options)
+    : device_(ResolveDevice(options.device)),
+      dtype_(ResolvePrecision(options.precision, device_)),
+      max_batch_(options.max_batch > 0 ? options.max_batch : device_.is_cuda() ? 256 : 32),
+      cuda_graphs_(options.cuda_graphs && device_.is_cuda()) {
+  cpu_threads_ = options.threads > 0 && !kOneTorchThread ? options.threads
+                                                         : DefaultCpuThreads(max_batch_);
+  if (device_.is_cpu()) torch::set_num_threads(cpu_threads_);
+  net_ = CloneNet(net);
+  net_->eval();
+  net_->to(device_, dtype_);
+  // The lanes read these weights on their own streams: they must be whole first.
+  SynchronizeCurrentStream(device_);
+}
+
+TorchNet::~TorchNet() = default;
+
+std::unique_ptr<TorchNet::Lane> TorchNet::TakeLane() {
+  {
+    core::MutexLock lock(lanes_mutex_);
+    if (!free_lanes_.empty()) {
+      std::unique_ptr<Lane> lane = std::move(free_lanes_.back());
+      free_lanes_.pop_back();
+      return lane;
+    }
+  }
+  auto lane = std::make_unique<Lane>(device_);
+  lanes_made_.fetch_add(1, std::memory_order_relaxed);
+  if (cuda_graphs_) {
+    lane->graphs = std::make_unique<ForwardGraphs>(net_, device_, dtype_, max_batch_, PackOutputs);
+  }
+  return lane;
+}
+
+void TorchNet::ReturnLane(std::unique_ptr<Lane> lane) {
+  core::MutexLock lock(lanes_mutex_);
+  free_lanes_.push_back(std::move(lane));
+}
+
+void TorchNet::Forward(const std::vector<const core::Position*>& positions,
+                       const std::vector<mcts::EvalOutput*>& outputs) {
+  // OpenMP thread counts are per calling thread: set it on every thread that runs the net.
+  if (device_.is_cpu() && torch::get_num_threads() != cpu_threads_) {
+    torch::set_num_threads(cpu_threads_);
+  }
+  // A call that throws drops its lane: LibTorch frees pinned buffers only once the copies
+  // queued from them are done, and the next call makes a new lane.
+  std::unique_ptr<Lane> lane = TakeLane();
+  {
+    const StreamScope on_lane(lane->stream);
+    mcts::ForEachBoardSize(positions, outputs, [&](const auto& same_size, const auto& outs) {
+      ForwardSameSize(*lane, same_size, outs);
+    });
+  }
+  ReturnLane(std::move(lane));
+}
+
+void TorchNet::ForwardSameSize(Lane& lane, const std::vector<const core::Position*>& positions,
+                               const std::vector<mcts::EvalOutput*>& outputs) {
+  const auto batch = static_cast<std::int64_t>(positions.size());
+  const int size = positions.front()->size(), area = size * size;
+  const bool pinned = device_.is_cuda();
+  torch::Tensor input = HostView(lane.input, {batch, kInputPlanes, size, size},
+                                 std::int64_t{max_batch_} * kInputPlanes * area, pinned);
+  float* data = input.data_ptr<float>();
+  for (std::int64_t i = 0; i < batch; ++i) {
+    EncodePosition(*positions[i], data + i * kInputPlanes * area);
+  }
+  torch::Tensor result = HostView(lane.output, {batch, PackedWidth(area)},
+                                  std::int64_t{max_batch_} * PackedWidth(area), pinned);
+  c10::InferenceMode inference_mode;
+  if (lane.graphs && lane.graphs->Covers(batch)) {
+    lane.graphs->Run(input, result);
+  } else {
+    RunNet(input, result);
+  }
+  // Both copies were queued on the lane's stream: wait for it alone (CUDA; the CPU's
+  // work is done already). The buffers are then free for the next call.
+  lane.stream.Synchronize();
+  Unpack(result.data_ptr<float>(), area, outputs);
+}
+
+void TorchNet::RunNet(const torch::Tensor& input, torch::Tensor& result) {
+  const bool cuda = device_.is_cuda();
+  // fp32 to the device, then the cast there: a cast on the host would need a second,
+  // unpinned buffer, and that copy would wait.
+  const torch::Tensor on_device = input.to(device_, /*non_blocking=*/cuda).to(dtype_);
+  result.copy_(PackOutputs(net_->forward(on_device), input.size(0)), /*non_blocking=*/cuda);
 }
 
 }  // namespace othello::nn

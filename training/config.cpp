@@ -3,8 +3,8 @@
 #include <algorithm>
 #include <filesystem>
 #include <limits>
-#include <thread>
 
+#include "core/cpus.h"
 #include "core/error.h"
 #include "core/notation.h"
 #include "nn/evaluator.h"
@@ -175,6 +175,7 @@ void ReadInference(ConfigReader& r, nn::EvaluatorOptions& o) {
   o.max_batch = r.Int("inference.max_batch", o.max_batch, 0, 1 << 16);
   o.max_wait_us = r.Int("inference.max_wait_us", o.max_wait_us, 0, 10000000);
   o.threads = r.Int("inference.threads", o.threads, 0, 1024);
+  o.cuda_graphs = r.Bool("inference.cuda_graphs", o.cuda_graphs);
   o.random_symmetry = r.Bool("inference.random_symmetry", o.random_symmetry);
   o.cache_entries = static_cast<std::size_t>(
       r.Int("inference.cache_entries", static_cast<int>(o.cache_entries), 0, 1 << 28));
@@ -289,7 +290,7 @@ TrainingConfig SizedForMachine(TrainingConfig config, const Machine& machine, bo
 }
 
 Machine ThisMachine(const std::string& device) {
-  return Machine{std::thread::hardware_concurrency(), nn::ResolveDevice(device).is_cuda()};
+  return Machine{static_cast<unsigned>(core::UsableCpus()), nn::ResolveDevice(device).is_cuda()};
 }
 
 }  // namespace othello::training

@@ -181,10 +181,11 @@ std::vector<ConfigKey> ConfigReference();
 
 // What the automatic sizes follow.
 struct Machine {
-  unsigned cores = 1;  // hardware threads
+  unsigned cores = 1;  // the CPUs the process may use (core::UsableCpus)
   bool gpu = false;    // the network runs on a CUDA device
 };
-// This machine, with the network on `device` (inference.device: auto, cpu, cuda...).
+// This process's CPUs (core::UsableCpus: its affinity mask and cgroup quota), with the
+// network on `device` (inference.device: auto, cpu, cuda...).
 // Throws core::InputError for a device that is not there.
 Machine ThisMachine(const std::string& device);
 

@@ -15,6 +15,7 @@
 #include "core/rng.h"
 #include "core/stopwatch.h"
 #include "nn/checkpoint.h"
+#include "nn/device_stream.h"
 #include "nn/inference.h"
 #include "nn/rules_json.h"
 #include "training/distributed.h"
@@ -94,6 +95,7 @@ class Run {
         log_(log),
         interactive_(interactive),
         rng_(config_.seed),
+        stream_(nn::ResolveDevice(config_.inference.device)),
         models_(config_.inference, config_.rules) {}
 
   RunSummary Execute(const std::atomic<bool>& stop);
@@ -198,6 +200,11 @@ class Run {
   int checkpoints_ = 0;           // since the start, for eval.every_checkpoints
   EvaluationBudget budget_{config_.eval_max_share};  // since the start
   LossSums losses_;               // since the last report
+  // The training thread's stream (CUDA): its steps, loss sums, checkpoints and the
+  // copies of the weights it publishes (to self-play and to evaluations) run there in
+  // order, and self-play's batches, on streams of their own, do not wait behind them
+  // (nn/device_stream.h).
+  const nn::DeviceStream stream_;
   double last_report_time_ = 0;
   std::uint64_t last_games_ = 0, last_positions_ = 0, last_playouts_ = 0;
   double last_ingest_time_ = -1;
@@ -218,6 +225,7 @@ class Run {
 };
 
 RunSummary Run::Execute(const std::atomic<bool>& stop) {
+  const nn::StreamScope on_stream(stream_);
   LogThreads();
   if (distributed_.enabled()) JoinGroup();
   if (leader()) {

@@ -9,6 +9,7 @@
 #include "core/rng.h"
 #include "core/rules.h"
 #include "core/stopwatch.h"
+#include "nn/device_stream.h"
 #include "nn/mixed_precision.h"
 #include "training/trainer.h"
 
@@ -60,6 +61,9 @@ nlohmann::ordered_json BenchTrain(const TrainingConfig& config, const TrainBench
   core::Rng rng(core::Mix64(options.seed));
   const std::vector<Sample> pool = RandomSamples(config.rules, 8192, rng);
   Trainer trainer(config, nn::Checkpoint{}, "bench train");
+  // On a stream of its own, as in a training run (training/run.cpp).
+  const nn::DeviceStream stream(trainer.device());
+  const nn::StreamScope on_stream(stream);
   std::vector<Sample> batch(config.batch_size);
   // `seconds` of steps; returns how many. The last step's loss is read back, so that a
   // CUDA device has finished the steps when the clock stops.

@@ -16,6 +16,11 @@
 // reply policy, short-term values), the trainer also trains those heads on the trunk's
 // features (one optimiser over the network's parameters, then theirs); checkpoints keep
 // them (aux_heads()), and nothing else sees them.
+// Streams: a step queues its work on the calling thread's current stream. A training run
+// gives its thread a stream of its own (training/run.cpp, nn/device_stream.h), and reads
+// the weights on that same thread (checkpoints, and the copies published to self-play,
+// which nn::TorchNet uploads and waits for before its own streams read them), so every
+// read comes after the steps before it.
 // Thread safety: one thread drives a Trainer; net(), published_net() and optimizer() are
 // its own, to be read (checkpoints, publishing to self-play) by that thread between steps.
 #include <functional>

@@ -6,6 +6,7 @@
 #include <cstdio>
 #include <map>
 #include <string>
+#include <thread>
 #include <utility>
 #include <vector>
 
@@ -15,6 +16,9 @@
 #include "core/hash.h"
 #include "core/rng.h"
 #include "nn/checkpoint.h"
+#include "nn/device_stream.h"
+#include "nn/evaluator.h"
+#include "nn/inference.h"
 #include "nn/mixed_precision.h"
 #include "nn/optimizer_state.h"
 #include "nn/tensor_io.h"
@@ -188,6 +192,60 @@ TEST(Precision, EveryPrecisionTrainsOnCuda) {
     EXPECT_LT(after, 0.8 * before) << precision << ": before " << before << " after " << after;
     EXPECT_LT(trainer.scaler().skipped_steps(), 10) << precision;
   }
+}
+
+// On a GPU (skipped elsewhere): the trainer steps on a stream of its own, as in a run
+// (training/run.cpp); a copy published between steps is whole on the batcher's streams,
+// and stays the snapshot it was while the trainer goes on stepping beside it.
+TEST(TrainerStream, PublishedWeightsAreWholeOnTheBatchersStreams) {
+  if (!nn::BuildHasCuda()) GTEST_SKIP() << "this build's LibTorch has no CUDA";
+  if (!torch::cuda::is_available()) GTEST_SKIP() << "no CUDA device: the CUDA path is not exercised here";
+  TrainingConfig config = SmallCpuConfig("fp32");
+  config.inference.device = "cuda";
+  nn::OthelloNet net(config.net);
+  Trainer trainer = TrainerOn(net, config);
+  const nn::DeviceStream stream(trainer.device());
+  const nn::StreamScope on_stream(stream);
+  const std::vector<Sample> data = TeacherSamples(256, 5);
+  core::Rng rng(3);
+  const auto step = [&] {
+    std::vector<Sample> batch;
+    for (int i = 0; i < 32; ++i) batch.push_back(data[rng.Below(256)]);
+    trainer.Step(batch);
+  };
+  for (int i = 0; i < 20; ++i) step();
+  nn::EvaluatorOptions options;
+  options.device = "cuda";
+  options.precision = "fp32";
+  options.backend = "torch";
+  options.max_batch = 16;
+  const std::shared_ptr<mcts::Evaluator> served =
+      nn::MakeEvaluator(trainer.published_net(), config.rules, trainer.step(), options);
+  nn::OthelloNet snapshot = nn::CloneNet(trainer.published_net());  // on the CPU
+  nn::EvaluatorOptions cpu = options;
+  cpu.device = "cpu";
+  cpu.threads = 1;
+  nn::TorchNet reference(snapshot, cpu);
+  float worst = 0;
+  std::thread client([&] {
+    for (int round = 0; round < 20; ++round) {
+      mcts::EvalBatch batch;
+      for (int i = 0; i < 8; ++i) batch.Add(data[(round * 8 + i) % 256].ToPosition());
+      served->Evaluate(batch);
+      for (int i = 0; i < batch.size(); ++i) {
+        const core::Position position = batch.positions()[i];
+        mcts::EvalOutput expected;
+        reference.Forward({&position}, {&expected});
+        worst = std::max(worst, std::abs(expected.win - batch.output(i).win));
+        for (int sq = 0; sq <= 64; ++sq) {
+          worst = std::max(worst, std::abs(expected.policy[sq] - batch.output(i).policy[sq]));
+        }
+      }
+    }
+  });
+  for (int i = 0; i < 20; ++i) step();  // beside the client, on the trainer's stream
+  client.join();
+  EXPECT_LT(worst, 2e-3f);
 }
 
 TEST(Precision, TheGradScalerSkipsAnOverflowAndBacksOff) {
