@@ -4,7 +4,7 @@
 # at most 10 minutes) that builds the project against that python3's LibTorch and answers
 # in one report: the GPU, driver and torch; the build time; the nn and training tests
 # (the CUDA ones must run, not skip); `bench nn` raw against the server at batches 256
-# and 1,024 in fp32, bf16 and fp16; `bench selfplay --evaluator net` with the 10x128 net
+# and 1,024 in fp32, bf16 and fp16, without and with CUDA graphs; `bench selfplay --evaluator net` with the 10x128 net
 # and the GPU's utilisation meanwhile; a short training run; each aim met or not.
 #
 #   scripts/gpu-check.sh --fetch            on a Debian 12 machine with apt: the headers
@@ -291,12 +291,15 @@ exe=$work/cli/othello-zero
 step tests 150 ctest --test-dir "$work" -j "$jobs" -L 'nn|training' --timeout 120 \
   --no-tests=error --output-on-failure --output-junit "$PWD/$logs/tests.xml"
 
-# 5. The network alone: raw forward passes against the inference server, 10x128.
+# 5. The network alone: raw forward passes against the inference server, 10x128, each
+# batch without and with CUDA graphs (inference.cuda_graphs, off by default: this decides).
 precisions="fp32 bf16 fp16"
 [ "$device" = cpu ] && precisions=fp32  # bf16/fp16 inference is CUDA's (nn/inference.h)
+graphs=both
+[ "$device" = cpu ] && graphs=off       # graphs are CUDA's (nn/forward_graphs.h)
 for precision in $precisions; do
   step "bench-nn-$precision" 40 "$exe" bench nn --device "$device" --blocks 10 --channels 128 \
-    --precision "$precision" --batch 256,1024 --seconds 1
+    --precision "$precision" --batch 256,1024 --seconds 1 --cuda-graphs "$graphs"
 done
 
 # 6. Self-play with the 10x128 net of configs/8x8-gpu.yaml, the GPU sampled meanwhile.

@@ -77,7 +77,7 @@ def tests(logs, device):
 
 
 def bench_nn(logs):
-    """bench nn's rows: batch device dtype threads raw server ratio."""
+    """bench nn's rows: batch device dtype threads raw server ratio [graphs]."""
     rows = []
     for name in sorted(os.listdir(logs)):
         if not (name.startswith("bench-nn-") and name.endswith(".log")):
@@ -87,7 +87,8 @@ def bench_nn(logs):
             if len(parts) >= 7 and parts[0].isdigit():
                 rows.append({"batch": int(parts[0]), "device": parts[1], "precision": parts[2],
                              "raw_per_s": float(parts[4]), "server_per_s": float(parts[5]),
-                             "ratio": float(parts[6])})
+                             "ratio": float(parts[6]),
+                             "cuda_graphs": len(parts) >= 8 and parts[7] == "on"})
     return rows
 
 
@@ -144,8 +145,22 @@ def training(logs):
             "samples_per_position": (last["step"] * TRAIN_BATCH / positions) if positions else None}
 
 
+def graph_gains(nn_rows):
+    """Per precision and batch: the server's rate with CUDA graphs over without."""
+    gains = []
+    for on in (r for r in nn_rows if r["cuda_graphs"]):
+        off = [r for r in nn_rows if not r["cuda_graphs"] and r["precision"] == on["precision"]
+               and r["batch"] == on["batch"]]
+        if off and off[0]["server_per_s"] > 0:
+            gains.append({"precision": on["precision"], "batch": on["batch"],
+                          "server_gain": on["server_per_s"] / off[0]["server_per_s"],
+                          "raw_gain": on["raw_per_s"] / off[0]["raw_per_s"] if off[0]["raw_per_s"] else None})
+    return gains
+
+
 def aims(nn_rows, sp, device):
     result = []
+    nn_rows = [r for r in nn_rows if not r["cuda_graphs"]]  # the default: graphs off
     for precision in sorted({r["precision"] for r in nn_rows}):
         big = [r for r in nn_rows if r["precision"] == precision and r["batch"] >= 256]
         if big:
@@ -176,6 +191,7 @@ def main():
                "train": training(args.logs)}
     figures["build_seconds"] = figures["steps"].get("build", {}).get("seconds")
     figures["aims"] = aims(figures["bench_nn"], figures["selfplay"], args.device)
+    figures["cuda_graph_gains"] = graph_gains(figures["bench_nn"])
     with open(args.json, "w", encoding="utf-8") as f:
         json.dump(figures, f, indent=1)
         f.write("\n")
@@ -206,10 +222,14 @@ def print_report(f):
         if t["cuda_skipped"]:
             print("  FAILED: CUDA tests skipped on a GPU: %s" % ", ".join(t["cuda_skipped"]))
     print("== bench nn, 10x128 (evaluations/s)")
-    print("  %-6s %-9s %12s %12s %7s" % ("batch", "precision", "raw", "server", "ratio"))
+    print("  %-6s %-9s %12s %12s %7s %6s" % ("batch", "precision", "raw", "server", "ratio", "graphs"))
     for r in f["bench_nn"]:
-        print("  %-6d %-9s %12s %12s %7.3f" % (r["batch"], r["precision"], fmt(r["raw_per_s"]),
-                                               fmt(r["server_per_s"]), r["ratio"]))
+        print("  %-6d %-9s %12s %12s %7.3f %6s" % (r["batch"], r["precision"], fmt(r["raw_per_s"]),
+                                                   fmt(r["server_per_s"]), r["ratio"],
+                                                   "on" if r["cuda_graphs"] else "off"))
+    for g in f["cuda_graph_gains"]:
+        print("  CUDA graphs, %s, batch %d: server x%.3f, raw x%s" % (g["precision"], g["batch"], g["server_gain"],
+                                                                    fmt(g["raw_gain"], "{:.3f}")))
     sp = f["selfplay"]
     if sp:
         print("== bench selfplay, configs/8x8-gpu.yaml, net evaluator")
