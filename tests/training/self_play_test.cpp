@@ -92,6 +92,7 @@ struct Played {
   std::vector<std::uint64_t> games;  // digests, in the order the games finished
   std::uint64_t moves = 0, playouts = 0, resigned = 0;
   std::uint64_t evaluator_calls = 0, round_calls = 0;
+  std::uint64_t evaluator_positions = 0, round_positions = 0;
   std::uint64_t exact_roots = 0;  // samples whose exact score is the search's proof
   int published = 0, last_model_calls = 0;
 };
@@ -124,6 +125,8 @@ Played PlayGames(const TrainingConfig& config, int games, int publish_every) {
   played.resigned = stats.resigned.load();
   played.evaluator_calls = stats.evaluator_calls.load();
   played.round_calls = stats.round_calls.load();
+  played.evaluator_positions = stats.evaluator_positions.load();
+  played.round_positions = stats.round_positions.load();
   played.published = shared.published.load();
   played.last_model_calls = static_cast<int>(shared.last_model_calls.load());
   return played;
@@ -199,6 +202,25 @@ TEST(SelfPlay, SeveralGamesAtATimePlayTheSameGames) {
     EXPECT_TRUE(all_golden.count(played.games[i])) << "game " << i << " not golden";
   }
   EXPECT_GT(played.resigned, 0u);
+}
+
+// Every evaluator call of self-play is a search round's: each search's root, after tree
+// reuse too, is evaluated in the next round's batch, through new games, resignations,
+// new models mid-game (each a new TreeSearch at the game's next move) and roots that the
+// solver proves (which need no evaluation).
+TEST(SelfPlay, EveryEvaluatorCallIsASearchRounds) {
+  TrainingConfig config = SmallSelfPlay(/*games_per_thread=*/4);
+  config.search.solver_empties = 8;
+  config.exact_target_empties = 0;  // exact scores from the search's proofs alone
+  const Played played = PlayGames(config, /*games=*/16, /*publish_every=*/40);
+  EXPECT_GT(played.moves, 300u);
+  EXPECT_GT(played.round_calls, 0u);
+  EXPECT_EQ(played.evaluator_calls, played.round_calls);
+  EXPECT_EQ(played.evaluator_positions, played.round_positions);
+  EXPECT_GT(played.resigned, 0u);
+  EXPECT_GT(played.exact_roots, 0u);
+  EXPECT_GT(played.published, 3);
+  EXPECT_GT(played.last_model_calls, 0);
 }
 
 }  // namespace
