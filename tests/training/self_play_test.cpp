@@ -138,12 +138,13 @@ std::string HexList(const std::vector<std::uint64_t>& digests) {
   return out.str();
 }
 
-// The golden values below were produced by this file's PlayGames() on commit 1f0a5a7 (before
-// root evaluations joined the search rounds: each search's root was evaluated by a
-// one-position call of its own in TreeSearch::Begin), built in Release on x86-64 with
-// GCC. They hold the floating-point results of the search (Dirichlet noise, Gumbel
-// draws, temperature), so a platform whose libm rounds differently may need them anew:
-// take them from that commit's build there.
+// The golden values below were produced by this file's PlayGames() on the code of commit
+// 1f0a5a7, before root evaluations joined the search rounds (each search's root was then
+// evaluated by a one-position call of its own in TreeSearch::Begin): the file was added,
+// and the values recorded, ahead of that change. Built in Release with GCC 12.2
+// (-march=native) on x86-64 Debian 12. They hold the search's floating-point results
+// (Dirichlet noise, Gumbel draws, temperature), so a platform whose libm rounds
+// differently may need them anew, taken there from this file built on 1f0a5a7's code.
 
 // One game at a time: the worker's generator is drawn in the same order whatever the
 // rounds, so every game, and the whole stream, is today's; with Gumbel root selection and
