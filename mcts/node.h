@@ -17,13 +17,14 @@
 //   the node (proven is stored first) or when the pool is full. first_child,
 //   num_children and the children's fields are written by the expanding thread before
 //   it stores kExpanded with release; readers load state with acquire before touching
-//   children. (The root is expanded by Begin(), while no other thread runs.)
+//   children. (The root is expanded by Begin(), or by the first Apply() of a search
+//   begun by BeginSelfPlayMove(), while no other thread runs.)
 // - proven moves forward only (unknown -> win/draw/loss); exact_score and exact are
 //   stored before proven is stored with release, and read after it is loaded with
 //   acquire. Threads that prove the same node store the same values.
 // - the plain fields prior and move are written before the parent's kExpanded is
-//   published; the root's children's priors change (noise) only in Begin()/Finish(),
-//   when no playout runs.
+//   published; the root's children's priors change (noise) only as the root is set up
+//   (as above) and in Finish(), when no playout runs.
 // Reset() and CopyFrom() are for nodes no other thread can reach (fresh, or being
 // copied while no search runs).
 #include <algorithm>

@@ -19,6 +19,7 @@ TreeSearch::TreeSearch(Tree& tree, Evaluator& evaluator, const SearchParams& par
     : tree_(tree), evaluator_(evaluator), params_(params), rng_(seed) {}
 
 bool TreeSearch::Done() const {
+  if (root_pending_) return false;  // the root's evaluation is due in the next round
   if (stop_.load(kRelaxed)) return true;
   if (tree_.root().proven.load(std::memory_order_acquire) != Proven::kUnknown) return true;
   if (limits_.playouts && finished_.load(kRelaxed) >= limits_.playouts) return true;
@@ -33,6 +34,10 @@ double TreeSearch::SecondsLeft() const {
 }
 
 void TreeSearch::Gather(EvalBatch& batch, LeafBuffer& leaves, int max_leaves) {
+  if (root_pending_) {  // no leaves below a root not yet expanded
+    GatherRoot(batch, leaves);
+    return;
+  }
   std::uint64_t finished = 0;  // counted once per round: the counter is shared
   if (limits_.playouts) {
     // Reserve this round's playouts at once, and give back what goes unused.
@@ -64,6 +69,10 @@ void TreeSearch::Gather(EvalBatch& batch, LeafBuffer& leaves, int max_leaves) {
 }
 
 void TreeSearch::Apply(const EvalBatch& batch, int offset, LeafBuffer& leaves) {
+  if (root_pending_) {  // the root, not a playout
+    ApplyRoot(batch.output(offset));
+    return;
+  }
   for (std::size_t i = 0; i < leaves.size(); ++i) {
     ExpandAndBackup(leaves[i], batch.output(offset + static_cast<int>(i)), leaves.cursor());
   }

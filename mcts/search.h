@@ -16,15 +16,19 @@
 // temperature schedule for the move choice.
 //
 // Files: search.cpp (descent, expansion, backup, proofs), search_root.cpp (root
-// methods, results, move choice), search_run.cpp (threads, many trees per thread).
+// set-up and its evaluation, root methods, results, move choice), search_run.cpp
+// (threads, many trees per thread).
 //
 // Thread safety and lifetime: a TreeSearch keeps references to its Tree and its
 // Evaluator, which must outlive it. One search runs from Begin() to Finish(): in
 // between, Gather/Apply/Done/SecondsLeft may be called from any number of threads at
 // once (RunSearch) and nothing else may touch the tree; Begin, Finish, DrawFullSearch
 // and BeginSelfPlayMove are for one thread while no Gather or Apply runs (they use the
-// search's generator and root state without a lock). The node protocol is in node.h;
-// the Gumbel root state is guarded by root_mutex_ during a search.
+// search's generator and root state without a lock). A search begun by
+// BeginSelfPlayMove whose root waits for its evaluation is driven by one thread only
+// (RunSearchRound), as its first Gather and Apply finish the root's set-up without a
+// lock. The node protocol is in node.h; the Gumbel root state is guarded by
+// root_mutex_ during a search.
 #include <atomic>
 #include <chrono>
 #include <cstdint>
@@ -185,9 +189,9 @@ class LeafBuffer {
 
 class TreeSearch {
  public:
-  // `evaluator` evaluates the root in Begin(); the leaves that Gather() collects are
-  // evaluated by the caller (RunSearch, RunSearchesBatched). `seed` drives noise,
-  // Gumbel and move sampling.
+  // `evaluator` evaluates the root in Begin() (BeginSelfPlayMove leaves it to the
+  // caller's batch); the leaves that Gather() collects are evaluated by the caller
+  // (RunSearch, RunSearchesBatched). `seed` drives noise, Gumbel and move sampling.
   TreeSearch(Tree& tree, Evaluator& evaluator, const SearchParams& params, std::uint64_t seed);
 
   // --- search_root.cpp: one thread, while no Gather or Apply runs --------------------
@@ -196,7 +200,10 @@ class TreeSearch {
   // full search (full == false: a fast search, none of them), starts the clock.
   void Begin(const SearchLimits& limits, bool full = true);
   // Begin() for a self-play move: draws full or fast (playout cap randomisation) and
-  // limits the search to params.full_visits or params.fast_visits playouts.
+  // limits the search to params.full_visits or params.fast_visits playouts. A root that
+  // needs an evaluation makes no evaluator call: the first Gather adds the root's position
+  // alone to the caller's batch, and its Apply does the rest of Begin() (expansion, root
+  // methods; the generator drawn in the same order); until then Done() is false.
   void BeginSelfPlayMove();
   // Decides full or fast for the next search (playout cap randomisation).
   bool DrawFullSearch();
@@ -249,7 +256,14 @@ class TreeSearch {
   float ProvenValue(const Node& node) const;
 
   // search_root.cpp
-  void ExpandRoot();
+  void Restart(const SearchLimits& limits, bool full);  // a new search's counters, clock
+  // Whether the root needs an evaluation (also after tree reuse, for Gumbel's value
+  // estimate): not when it is proven and expanded, or solved now.
+  bool RootNeedsEvaluation();
+  void ExpandRoot(const EvalOutput& eval);  // keeps the root's evaluation, expands it
+  void StartRootMethods();                  // saves the priors; a full search's noise, Gumbel
+  void GatherRoot(EvalBatch& batch, LeafBuffer& leaves);  // a waiting root, as a leaf
+  void ApplyRoot(const EvalOutput& eval);                  // its evaluation: the set-up's rest
   void ApplyDirichletNoise();
   void StartGumbel() EXCLUDES(root_mutex_);
   std::uint32_t SelectGumbelChild() EXCLUDES(root_mutex_);
@@ -276,6 +290,9 @@ class TreeSearch {
   SearchLimits limits_;
   bool full_ = true;
   bool shared_ = true;                 // several threads may run Gather/Apply (SetOneThread)
+  // The root waits for its evaluation: set by BeginSelfPlayMove, cleared by the first
+  // Apply, read by Gather and Done, all on the one thread driving the search.
+  bool root_pending_ = false;
   std::chrono::steady_clock::time_point start_;
   // Counters written by every search thread, on their own cache line so that they do
   // not invalidate the read-mostly fields above.
@@ -309,8 +326,8 @@ SearchResult RunSearch(TreeSearch& search, Evaluator& evaluator, const SearchLim
 
 // Searches many trees on the calling thread, gathering leaves from all of them into
 // one batch per evaluator call (self-play with many games in flight). Each search
-// must have had Begin() called, and no other thread may drive it until its Finish();
-// returns when every one is Done().
+// must have had Begin() or BeginSelfPlayMove() called, and no other thread may drive
+// it until its Finish(); returns when every one is Done().
 void RunSearchesBatched(const std::vector<TreeSearch*>& searches, Evaluator& evaluator,
                         int leaves_per_search);
 
@@ -322,11 +339,12 @@ struct SearchRoundBuffers {
 };
 
 // One round of RunSearchesBatched: gathers up to leaves_per_search leaves from every
-// search not yet Done(), evaluates them as one batch and applies them. The calling
-// thread is the only one to drive these searches until their Finish() (SetOneThread). Returns how
-// many searches were not Done() (0: nothing was gathered). Self-play calls it in a
-// loop and starts each game's next move as soon as its search is done, so that every
-// round's batch stays full.
+// search not yet Done() (the root alone from one whose root waits for its evaluation,
+// BeginSelfPlayMove), evaluates them as one batch and applies them. The calling
+// thread is the only one to drive these searches until their Finish() (SetOneThread).
+// Returns how many searches were not Done() (0: nothing was gathered). Self-play calls
+// it in a loop and begins each game's next move as soon as its search is done, so that
+// every round's batch stays full and holds the new searches' roots.
 int RunSearchRound(const std::vector<TreeSearch*>& searches, Evaluator& evaluator,
                    int leaves_per_search, SearchRoundBuffers& buffers);
 

@@ -1,4 +1,5 @@
-// Root methods (noise, forced playouts, Gumbel sequential halving), results and the
+// The root's set-up (Begin; a self-play search's root evaluated in the caller's batch),
+// root methods (noise, forced playouts, Gumbel sequential halving), results and the
 // move choice (see search.h).
 #include <algorithm>
 #include <cmath>
@@ -48,58 +49,86 @@ void TreeSearch::BeginSelfPlayMove() {
   const bool full = DrawFullSearch();
   SearchLimits limits;
   limits.playouts = full ? params_.full_visits : params_.fast_visits;
-  Begin(limits, full);
+  Restart(limits, full);
+  // The root's evaluation joins the caller's next batch (GatherRoot): no call of its own.
+  root_pending_ = RootNeedsEvaluation();
+  if (!root_pending_) StartRootMethods();
 }
 
 void TreeSearch::Begin(const SearchLimits& limits, bool full) {
+  Restart(limits, full);
+  if (RootNeedsEvaluation()) {
+    EvalBatch batch;
+    batch.Add(tree_.root_position());
+    evaluator_.Evaluate(batch);
+    ExpandRoot(batch.output(0));
+  }
+  StartRootMethods();
+}
+
+void TreeSearch::Restart(const SearchLimits& limits, bool full) {
   limits_ = limits;
   full_ = full;
   shared_ = true;
+  root_pending_ = false;
   started_.store(0, kRelaxed);
   finished_.store(0, kRelaxed);
   collisions_.store(0, kRelaxed);
   stop_.store(false, kRelaxed);
   start_ = std::chrono::steady_clock::now();
   saved_priors_.clear();
-  ExpandRoot();
+  root_solved_move_ = core::kPass;
+}
+
+bool TreeSearch::RootNeedsEvaluation() {
   Node& root = tree_.root();
+  const NodeState state = root.state.load(std::memory_order_acquire);
+  if (root.proven.load(std::memory_order_acquire) != Proven::kUnknown &&
+      state == NodeState::kExpanded) {
+    return false;
+  }
+  return state != NodeState::kUnexpanded ||
+         !SolveLeaf(root, tree_.root_position(), &root_solved_move_);
+}
+
+void TreeSearch::ExpandRoot(const EvalOutput& eval) {
+  root_eval_ = eval;
+  Node& root = tree_.root();
+  if (root.state.load(std::memory_order_acquire) != NodeState::kUnexpanded) return;
+  const core::Position& pos = tree_.root_position();
+  root.state.store(NodeState::kExpanding, std::memory_order_relaxed);
+  NodePool::Cursor cursor;
+  if (Expand(tree_.root_index(), pos, root_eval_, cursor)) {
+    const float area = static_cast<float>(pos.size() * pos.size());
+    const float score = root_eval_.has_aux ? -root_eval_.disc_difference / area : 0.0f;
+    root.FinishPlayout(std::llround(root_eval_.loss * kValueScale),
+                       std::llround(root_eval_.win * kValueScale),
+                       std::llround(std::clamp(score, -1.0f, 1.0f) * kValueScale),
+                       /*shared=*/false, /*begun=*/false);
+  }
+}
+
+void TreeSearch::StartRootMethods() {
+  const Node& root = tree_.root();
   if (root.state.load(std::memory_order_acquire) != NodeState::kExpanded) return;
   for (int i = 0; i < root.num_children; ++i) {
     saved_priors_.push_back(tree_.node(root.first_child + i).prior);
   }
-  if (full && params_.dirichlet_noise) ApplyDirichletNoise();
-  if (full && params_.gumbel) StartGumbel();
+  if (full_ && params_.dirichlet_noise) ApplyDirichletNoise();
+  if (full_ && params_.gumbel) StartGumbel();
 }
 
-void TreeSearch::ExpandRoot() {
-  Node& root = tree_.root();
-  const core::Position& pos = tree_.root_position();
-  root_solved_move_ = core::kPass;
-  if (root.proven.load(std::memory_order_acquire) != Proven::kUnknown &&
-      root.state.load(std::memory_order_acquire) == NodeState::kExpanded) {
-    return;
-  }
-  if (root.state.load(std::memory_order_acquire) == NodeState::kUnexpanded &&
-      SolveLeaf(root, pos, &root_solved_move_)) {
-    return;
-  }
-  // The root's own evaluation (also for Gumbel's value estimate after tree reuse).
-  EvalBatch batch;
-  batch.Add(pos);
-  evaluator_.Evaluate(batch);
-  root_eval_ = batch.output(0);
-  if (root.state.load(std::memory_order_acquire) == NodeState::kUnexpanded) {
-    root.state.store(NodeState::kExpanding, std::memory_order_relaxed);
-    NodePool::Cursor cursor;
-    if (Expand(tree_.root_index(), pos, root_eval_, cursor)) {
-      const float area = static_cast<float>(pos.size() * pos.size());
-      const float score = root_eval_.has_aux ? -root_eval_.disc_difference / area : 0.0f;
-      root.FinishPlayout(std::llround(root_eval_.loss * kValueScale),
-                         std::llround(root_eval_.win * kValueScale),
-                         std::llround(std::clamp(score, -1.0f, 1.0f) * kValueScale),
-                         /*shared=*/false, /*begun=*/false);
-    }
-  }
+void TreeSearch::GatherRoot(EvalBatch& batch, LeafBuffer& leaves) {
+  PendingLeaf& leaf = leaves.Next();
+  leaf.path.assign(1, tree_.root_index());
+  leaf.position = tree_.root_position();
+  batch.Add(leaf.position);
+}
+
+void TreeSearch::ApplyRoot(const EvalOutput& eval) {
+  root_pending_ = false;
+  ExpandRoot(eval);
+  StartRootMethods();
 }
 
 void TreeSearch::ApplyDirichletNoise() {

@@ -417,8 +417,9 @@ void SelfPlayWorker::Run(const std::atomic<bool>& stop) {
     searches[i] = games[i].search.get();
   }
   // Each game moves as soon as its own search is done, so that every round gathers
-  // leaves from all games (fast and full searches end at different rounds). A model
-  // published mid-search evaluates the rest of that search's leaves; the tree mixes
+  // from all games (fast and full searches end at different rounds): a new search's
+  // root goes into the next round's batch, its leaves into the rounds after. A model
+  // published mid-search evaluates the rest of that search's positions; the tree mixes
   // models anyway, as it is kept from move to move.
   mcts::SearchRoundBuffers buffers;
   while (!stop.load(std::memory_order_relaxed)) {

@@ -72,8 +72,9 @@ struct SelfPlayStats {
   std::atomic<std::uint64_t> resigned{0}, resign_checks{0}, resign_false_positives{0};
   // Searches finished (moves played, forced passes included); evaluator calls of the
   // workers and the positions they sent; of those, the calls of search rounds (one per
-  // round) and their positions (the rest: a root evaluation of one position as a
-  // move's search begins, TreeSearch::Begin).
+  // round) and their positions. A search's root is evaluated in the next round's batch
+  // (TreeSearch::BeginSelfPlayMove), so every call is a round's: evaluator_calls and
+  // round_calls are equal, and bench selfplay's root_evaluations_per_s is 0.
   std::atomic<std::uint64_t> moves{0}, evaluator_calls{0}, evaluator_positions{0};
   std::atomic<std::uint64_t> round_calls{0}, round_positions{0};
   // The workers' wall time by phase, nanoseconds summed over threads, added by each
@@ -164,7 +165,8 @@ class SelfPlayWorker {
   std::shared_ptr<mcts::Evaluator> Timed(const std::shared_ptr<mcts::Evaluator>& model);
   void StartGame(Game& game);
   void FinishGame(Game& game, std::optional<core::Color> resigned);
-  // Starts the search of the game's next move, with `current` if a newer model.
+  // Starts the search of the game's next move, with `current` if a newer model (its
+  // root is evaluated in the next round's batch).
   void BeginMove(Game& game, const std::shared_ptr<mcts::Evaluator>& current);
   // Records the finished search's sample, plays its move and ends or restarts the game.
   void FinishMove(Game& game);

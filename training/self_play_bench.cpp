@@ -174,8 +174,8 @@ nlohmann::ordered_json Report(const TrainingConfig& config,
                           static_cast<double>(b.calls - a.calls));
   j["round_batch"] = ratio(static_cast<double>(b.round_positions - a.round_positions),
                            static_cast<double>(b.round_calls - a.round_calls));
-  j["root_evaluations_per_s"] =
-      rate(a.calls - a.round_calls, b.calls - b.round_calls);  // one position each
+  // Calls outside search rounds: none, as each search's root joins the next round's batch.
+  j["root_evaluations_per_s"] = rate(a.calls - a.round_calls, b.calls - b.round_calls);
   j["network_batch"] =
       be.layers.batcher ? ratio(static_cast<double>(b.net_positions - a.net_positions),
                          static_cast<double>(b.net_calls - a.net_calls))

@@ -1,6 +1,7 @@
 # End-to-end checks of `othello-zero bench selfplay`: on a tiny config with the uniform
 # evaluator every field is there, the rates, the batch and the time shares are
-# positive (the shares at most 1); bad arguments and a bad config fail naming what is wrong.
+# positive (the shares at most 1), no evaluator call is made outside the search rounds;
+# bad arguments and a bad config fail naming what is wrong.
 # No timing is checked (only that counters moved).
 include(${CMAKE_CURRENT_LIST_DIR}/common.cmake)
 
@@ -43,6 +44,11 @@ endforeach()
 string(JSON threads GET "${out}" threads)
 if(NOT threads EQUAL 2)
   message(FATAL_ERROR "bench selfplay --threads 2 ran ${threads} threads:\n${out}")
+endif()
+# Every evaluator call is a search round's: each search's root joins the next round's batch.
+string(JSON roots GET "${out}" root_evaluations_per_s)
+if(NOT roots MATCHES "^0(\\.0*)?$")
+  message(FATAL_ERROR "bench selfplay --json: root_evaluations_per_s is ${roots}, not 0:\n${out}")
 endif()
 
 # Bad input: what is wrong, and where.

@@ -14,6 +14,7 @@
 #include "core/solver.h"
 #include "mcts/eval_cache.h"
 #include "mcts/search.h"
+#include "tests/mcts/hashed_evaluator.h"
 
 namespace othello::mcts {
 namespace {
@@ -575,6 +576,77 @@ TEST(Search, SelfPlayMovesUseFullAndFastBudgets) {
   }
   EXPECT_GT(full, 2);
   EXPECT_LT(full, 18);
+}
+
+void ExpectSameResult(const SearchResult& a, const SearchResult& b) {
+  EXPECT_EQ(a.move, b.move);
+  EXPECT_EQ(a.full_search, b.full_search);
+  EXPECT_EQ(a.playouts, b.playouts);
+  EXPECT_EQ(a.policy_target, b.policy_target);
+  EXPECT_EQ(a.win, b.win);
+  EXPECT_EQ(a.loss, b.loss);
+  EXPECT_EQ(a.score, b.score);
+  EXPECT_EQ(a.proven, b.proven);
+  EXPECT_EQ(a.pv, b.pv);
+  ASSERT_EQ(a.children.size(), b.children.size());
+  for (std::size_t i = 0; i < a.children.size(); ++i) {
+    EXPECT_EQ(a.children[i].move, b.children[i].move);
+    EXPECT_EQ(a.children[i].visits, b.children[i].visits);
+    EXPECT_EQ(a.children[i].prior, b.children[i].prior);
+    EXPECT_EQ(a.children[i].q, b.children[i].q);
+  }
+}
+
+// A self-play move's root is evaluated in the first round's batch, alone, not by a call of
+// its own as the search begins; the search is then the one Begin() runs (the same
+// generator draws, the same tree), with tree reuse, noise, Gumbel or forced playouts, the
+// temperature and solved roots near the end.
+TEST(Search, SelfPlayRootsAreEvaluatedInTheFirstRoundsBatch) {
+  for (const bool gumbel : {false, true}) {
+    SCOPED_TRACE(gumbel ? "gumbel" : "forced playouts");
+    SearchParams params;
+    params.full_search_probability = 0.5f;
+    params.full_visits = 48;
+    params.fast_visits = 8;
+    params.dirichlet_noise = true;
+    params.gumbel = gumbel;
+    params.forced_playouts = !gumbel;
+    params.temperature_start = 1.0f;
+    params.solver_empties = 8;
+    HashedEvaluator now_eval, eval;
+    Tree now_tree(Position::Standard(8), 1 << 16), tree(Position::Standard(8), 1 << 16);
+    TreeSearch now(now_tree, now_eval, params, 5), search(tree, eval, params, 5);
+    SearchRoundBuffers buffers;
+    int root_rounds = 0, solved = 0;
+    for (int ply = 0; !tree.root_position().IsGameOver(); ++ply) {
+      const bool full = now.DrawFullSearch();
+      SearchLimits limits;
+      limits.playouts = full ? params.full_visits : params.fast_visits;
+      now.Begin(limits, full);
+      RunSearchesBatched({&now}, now_eval, 4);
+      const SearchResult want = now.Finish(ply);
+
+      const std::uint64_t calls = eval.calls();
+      search.BeginSelfPlayMove();
+      EXPECT_EQ(eval.calls(), calls);
+      RunSearchRound({&search}, eval, 4, buffers);
+      if (buffers.batch.size() == 1 && buffers.batch.positions()[0] == tree.root_position()) {
+        ++root_rounds;
+      } else {  // solved now, or proven by the last search
+        EXPECT_NE(tree.root().proven.load(), Proven::kUnknown);
+        ++solved;
+      }
+      RunSearchesBatched({&search}, eval, 4);
+      const SearchResult got = search.Finish(ply);
+      ExpectSameResult(got, want);
+      if (::testing::Test::HasFailure()) return;
+      now_tree.Advance(want.move);
+      tree.Advance(got.move);
+    }
+    EXPECT_GT(root_rounds, 40);
+    EXPECT_GT(solved, 0);
+    EXPECT_EQ(eval.positions(), now_eval.positions());
+  }
 }
 
 TEST(Search, ResultCacheServesTranspositions) {
