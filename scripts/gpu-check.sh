@@ -327,9 +327,14 @@ step bench-selfplay 60 "$exe" bench selfplay --config configs/8x8-gpu.yaml --eva
 rm -rf "$work/run"
 minutes=$(awk -v want="$train_minutes" -v left="$(left)" \
   'BEGIN { m = (left - 40) / 60; if (m > want) m = want; printf "%.2f", (m < 0 ? 0 : m) }')
-say "train: $minutes minutes (of the $train_minutes asked: what the budget leaves)"
-step train $((train_minutes * 60 + 60)) "$exe" train --config configs/8x8-gpu.yaml \
-  --run-dir "$work/run" --set "run.minutes=$minutes" --set train.min_positions=20000 \
-  --set "inference.device=$device" --set eval.every_checkpoints=0
+if awk -v m="$minutes" 'BEGIN { exit !(m < 0.5) }'; then
+  say "[SKIPPED] train: $minutes minutes left in the budget of $budget s"
+  failed+=("train (no time left)")
+else
+  say "train: $minutes minutes (of the $train_minutes asked: what the budget leaves)"
+  step train $((train_minutes * 60 + 60)) "$exe" train --config configs/8x8-gpu.yaml \
+    --run-dir "$work/run" --set "run.minutes=$minutes" --set train.min_positions=20000 \
+    --set "inference.device=$device" --set eval.every_checkpoints=0
+fi
 cp "$work/run/metrics.jsonl" "$logs/train-metrics.jsonl" 2>/dev/null
 exit 0
