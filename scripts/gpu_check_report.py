@@ -62,8 +62,11 @@ def tests(logs, device):
         out = "".join(case.find(tag).text or "" for tag in ("system-out",) if case.find(tag) is not None)
         if case.find("skipped") is not None or case.get("status") in ("notrun", "disabled"):
             counts["skipped"] += 1
-            skipped.append({"name": name, "cuda": "cuda" in (name + out).lower(),
-                            "reason": (out.strip().splitlines() or [""])[-1][:200]})
+            # GoogleTest prints "file:line: Skipped" and the reason on the next line.
+            m = re.search(r": Skipped\n(.*)", out)
+            reason = (m.group(1) if m else (out.strip().splitlines() or [""])[-1]).strip()[:200]
+            skipped.append({"name": name, "cuda": "cuda" in (name + " " + reason).lower(),
+                            "reason": reason})
         elif case.find("failure") is not None or case.get("status") == "fail":
             counts["failed"] += 1
             failed.append(name)

@@ -34,8 +34,12 @@ def fixture_logs(logs, skipped_cuda):
           "torch (version, CUDA, available, C++11 ABI, folder): 2.11.0+cu130 13.0 True 1 /opt/t\n"
           "nvcc: /usr/local/cuda/bin/nvcc: Build cuda_13.0.r13.0/compiler.36424714_0\n")
     write(os.path.join(logs, "steps.txt"), "preflight 2 0\nunpack 1 0\nconfigure 20 0\nbuild 95 0\n")
-    skipped = ('<testcase name="CudaInference.StreamsGiveTheSameOutputs" status="notrun"><skipped/>'
-               '<system-out>[  SKIPPED ] no CUDA device</system-out></testcase>') if skipped_cuda else ""
+    skipped = ('<testcase name="Inference.Lanes" status="notrun"><skipped/>'
+               '<system-out>[ RUN      ] Inference.Lanes\nnn_test.cpp:636: Skipped\nno CUDA device: not here\n'
+               '[  SKIPPED ] Inference.Lanes (10 ms)</system-out></testcase>') if skipped_cuda else ""
+    skipped += ('<testcase name="DataParallel.Ranks" status="notrun"><skipped/>'
+                '<system-out>x_test.cpp:9: Skipped\nthis build has no Gloo\n[  SKIPPED ] DataParallel.Ranks'
+                '</system-out></testcase>')
     write(os.path.join(logs, "tests.xml"),
           '<?xml version="1.0"?><testsuite tests="3">'
           '<testcase name="Nn.Forward" status="run"/>'
@@ -78,7 +82,10 @@ with tempfile.TemporaryDirectory() as tmp:
     check("GPU and torch", fig["preflight"]["gpu"].startswith("NVIDIA H100")
           and fig["preflight"]["torch"]["version"] == "2.11.0+cu130", fig["preflight"])
     check("build seconds", fig["build_seconds"] == 95, fig["build_seconds"])
-    check("tests counted", (fig["tests"]["passed"], fig["tests"]["skipped"]) == (2, 0), fig["tests"])
+    check("tests counted", (fig["tests"]["passed"], fig["tests"]["skipped"]) == (2, 1), fig["tests"])
+    check("a skip's reason, and a skip that is not CUDA's passes on a GPU",
+          fig["tests"]["skipped_tests"][0]["reason"] == "this build has no Gloo"
+          and fig["tests"]["cuda_skipped"] == [], fig["tests"])
     check("bench nn rows", len(fig["bench_nn"]) == 6, fig["bench_nn"])
     gains = {(g["precision"], g["batch"]): g for g in fig["cuda_graph_gains"]}
     check("CUDA graphs: the server's gain per batch", sorted(gains) == [("bf16", 256), ("bf16", 1024)]
@@ -103,9 +110,10 @@ with tempfile.TemporaryDirectory() as tmp:
     fixture_logs(logs, skipped_cuda=True)
     p, fig = report(logs, "cuda")
     check("a CUDA test skipped on a GPU fails the report (exit 3)", p.returncode == 3
-          and fig["tests"]["cuda_skipped"] == ["CudaInference.StreamsGiveTheSameOutputs"], p.stdout)
+          and fig["tests"]["cuda_skipped"] == ["Inference.Lanes"]
+          and "skipped: Inference.Lanes: no CUDA device: not here" in p.stdout, p.stdout)
     p, fig = report(logs, "cpu")
-    check("... but not on the CPU dry run", p.returncode == 0 and fig["tests"]["skipped"] == 1, p.stdout)
+    check("... but not on the CPU dry run", p.returncode == 0 and fig["tests"]["skipped"] == 2, p.stdout)
 
     # The EXIT trap: a preflight that fails (no torch in this Python) still writes --out.
     out = os.path.join(tmp, "out")
