@@ -18,29 +18,15 @@
 #include "nn/evaluator.h"
 #include "nn/forward_graphs.h"
 #include "nn/inference.h"
+#include "tests/nn/test_nets.h"
 
 namespace othello::nn {
 namespace {
 
-NetConfig LaneNet() {
-  NetConfig c;
-  c.blocks = 2;
-  c.channels = 16;
-  c.head_channels = 8;
-  c.value_hidden = 16;
-  return c;
-}
+NetConfig LaneNet() { return test::TinyNet(); }
 
 std::vector<core::Position> LanePositions(int count, int size, std::uint64_t seed) {
-  core::Rules rules;
-  rules.size = size;
-  rules.start = core::StartKind::kRandom;
-  std::vector<core::Position> out;
-  for (int i = 0; i < count; ++i) {
-    rules.random_moves = 2 + i % (size * size - 8);
-    out.push_back(core::StartPosition(rules, seed + i));
-  }
-  return out;
+  return test::RandomPositions(count, size, seed);
 }
 
 // The reason a CUDA-only test does not run here, or "" where it runs.

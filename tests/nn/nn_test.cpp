@@ -23,32 +23,16 @@
 #include "nn/inference.h"
 #include "nn/loss.h"
 #include "nn/tensor_io.h"
+#include "tests/nn/test_nets.h"
 
 namespace othello::nn {
 namespace {
 
 using ::testing::HasSubstr;
 
-NetConfig Tiny() {
-  NetConfig c;
-  c.blocks = 2;
-  c.channels = 16;
-  c.head_channels = 8;
-  c.value_hidden = 16;
-  return c;
-}
+NetConfig Tiny() { return test::TinyNet(); }
 
-std::vector<core::Position> RandomPositions(int count, int size, std::uint64_t seed) {
-  core::Rules rules;
-  rules.size = size;
-  rules.start = core::StartKind::kRandom;
-  std::vector<core::Position> out;
-  for (int i = 0; i < count; ++i) {
-    rules.random_moves = 2 + i % (size * size - 8);
-    out.push_back(core::StartPosition(rules, seed + i));
-  }
-  return out;
-}
+using test::RandomPositions;
 
 torch::Tensor Encode(const std::vector<core::Position>& positions) {
   const int size = positions[0].size();
