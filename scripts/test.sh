@@ -45,7 +45,9 @@ if [ "$cuda" = 1 ] && [ -z "${OZ_CUDA_HIDDEN:-}" ] && [ "$(id -u)" -eq 0 ] &&
    command -v unshare >/dev/null && unshare -m true 2>/dev/null; then
   OZ_CUDA_HIDDEN=masked exec unshare -m bash -c '
     for d in /usr/local/cuda /usr/local/cuda-* /opt/cuda; do
-      [ -d "$d" ] && [ ! -L "$d" ] && mount -t tmpfs -o ro,size=4k oz-no-system-cuda "$d"
+      if [ -d "$d" ] && [ ! -L "$d" ]; then
+        mount -t tmpfs -o ro,size=4k oz-no-system-cuda "$d" || OZ_CUDA_HIDDEN=environment
+      fi
     done
     exec "$0" "$@"' "$0" "$@"
 fi
@@ -65,7 +67,7 @@ if [ "$cuda" = 1 ]; then
   if [ "${OZ_CUDA_HIDDEN:-}" = masked ]; then
     echo "CUDA build: the system CUDA toolkit is masked; NVIDIA's PyPI toolchain in $OZ_CUDA_ROOT"
   else
-    echo "CUDA build: no mount namespace (not root, or unshare refused): the system CUDA toolkit is only left off the search paths"
+    echo "CUDA build: no masking (not root, or unshare or mount refused): the system CUDA toolkit is only left off the search paths"
   fi
   # The Google Benchmark binaries are the CPU build's (they do not use LibTorch).
   cmake_args="$cmake_args -DOZ_BUILD_BENCHMARKS=OFF -DOZ_GLOO=OFF"
