@@ -127,7 +127,10 @@ finish() {
   case $? in
     0) ;;
     3) failed+=("tests (a failure, or a CUDA test skipped on the GPU)") ;;
-    *) say "(the figures could not be gathered: $(tail -n 1 "$logs/report.err" 2>/dev/null))" ;;
+    *) say "(the figures could not be gathered: $(tail -n 1 "$logs/report.err" 2>/dev/null))"
+       [ -s "$out/figures.json" ] ||
+         printf '{"failed_steps": "%s", "error": "the report script failed: logs/report.err"}\n' \
+           "${failed[*]:-}" >"$out/figures.json" ;;
   esac
   tar -C "$work" -czf "$out/logs.tar.gz" logs 2>/dev/null
   if [ ${#failed[@]} -gt 0 ]; then
