@@ -98,6 +98,7 @@ logs=$work/logs
 rm -rf "$logs" && mkdir -p "$logs"
 report_file=$out/report.txt
 : >"$report_file"
+rm -f "$out/figures.json" "$out/logs.tar.gz"  # an earlier check's, never taken for this one's
 started=$(date +%s)
 current_step=""
 failed=()
