@@ -93,10 +93,15 @@ oz_gpu_preflight() {
     return 1
   fi
   oz_gpu_preflight_disk || return 1
-  if ! python3 -c 'import ensurepip, venv' 2>/dev/null; then
-    oz_install_packages "${OZ_GPU_PACKAGES[@]}" ||
-      { oz_gpu_fail "python3 cannot make a virtual environment: install python3-venv"; return 1; }
-  fi
+  oz_python_venv_ready
+}
+
+# oz_python_venv_ready: python3 can make a virtual environment (python3-venv installed if
+# it is missing).
+oz_python_venv_ready() {
+  python3 -c 'import ensurepip, venv' 2>/dev/null && return 0
+  oz_install_packages "${OZ_GPU_PACKAGES[@]}" ||
+    { oz_gpu_fail "python3 cannot make a virtual environment: install python3-venv"; return 1; }
 }
 
 # oz_gpu_preflight_disk: before the first install, the free disk it needs.
@@ -119,10 +124,7 @@ oz_cuda_torch() {
   local have
   have=$("$py" -c 'import torch; print(torch.__version__.split("+")[0])' 2>/dev/null || true)
   if [ "$have" != "$OZ_TORCH_PIP_VERSION" ]; then
-    if ! python3 -c 'import ensurepip, venv' 2>/dev/null; then
-      oz_install_packages "${OZ_GPU_PACKAGES[@]}" ||
-        { oz_gpu_fail "python3 cannot make a virtual environment: install python3-venv"; return 1; }
-    fi
+    oz_python_venv_ready || return 1
     echo "Installing PyPI's torch==$OZ_TORCH_PIP_VERSION (the CUDA LibTorch and NVIDIA's libraries: about 3 GB to download, 6 GB installed) into $OZ_VENV"
     { [ -x "$py" ] || python3 -m venv "$OZ_VENV"; } ||
       { oz_gpu_fail "python3 -m venv $OZ_VENV failed"; return 1; }
@@ -141,15 +143,11 @@ oz_cuda_torch() {
                       "-DCMAKE_CUDA_COMPILER=$OZ_CUDA_ROOT/bin/nvcc")
 }
 
-# oz_cuda_toolchain: NVIDIA's nvcc, runtime and headers from PyPI, pinned to the
-# cuda-toolkit release that torch itself requires (its other parts, cuBLAS, cuSPARSE,
-# cuSOLVER and the rest, come with torch), and $OZ_VENV/cuda: bin, include, nvvm and lib
-# as links into the wheels' nvidia/cu13 folder, with the unversioned library names
-# (libcudart.so ...) that CMake's FindCUDAToolkit looks for.
-oz_cuda_toolchain() {
-  local py="$OZ_VENV/bin/python"
-  local pin
-  pin=$("$py" - <<'PY' 2>/dev/null
+# oz_torch_cuda_pin PYTHON...: the cuda-toolkit release that PYTHON's torch requires
+# (its metadata's "cuda-toolkit[...]==X" pin), or nothing. PYTHON may be a command with
+# arguments (chroot ROOT .../python).
+oz_torch_cuda_pin() {
+  "$@" - 2>/dev/null <<'PY'
 import re
 from importlib.metadata import requires
 for r in requires("torch") or []:
@@ -158,7 +156,17 @@ for r in requires("torch") or []:
         print(m.group(1))
         break
 PY
-  )
+}
+
+# oz_cuda_toolchain: NVIDIA's nvcc, runtime and headers from PyPI, pinned to the
+# cuda-toolkit release that torch itself requires (its other parts, cuBLAS, cuSPARSE,
+# cuSOLVER and the rest, come with torch), and $OZ_VENV/cuda: bin, include, nvvm and lib
+# as links into the wheels' nvidia/cu13 folder, with the unversioned library names
+# (libcudart.so ...) that CMake's FindCUDAToolkit looks for.
+oz_cuda_toolchain() {
+  local py="$OZ_VENV/bin/python"
+  local pin
+  pin=$(oz_torch_cuda_pin "$py")
   [ -n "$pin" ] || { oz_gpu_fail "torch $OZ_TORCH_PIP_VERSION names no cuda-toolkit release: pin another torch in scripts/deps.sh"; return 1; }
   local site
   site=$(dirname "$OZ_TORCH_ROOT")
@@ -174,8 +182,7 @@ PY
   fi
   [ -n "$cu" ] && [ -x "$cu/bin/nvcc" ] ||
     { oz_gpu_fail "no nvcc in $site/nvidia/cu*/bin after installing cuda-toolkit[nvcc]==$pin"; return 1; }
-  OZ_CUDA_ROOT=$PWD/$OZ_VENV/cuda
-  [ "${OZ_VENV#/}" != "$OZ_VENV" ] && OZ_CUDA_ROOT=$OZ_VENV/cuda
+  OZ_CUDA_ROOT=$(cd "$OZ_VENV" && pwd)/cuda
   oz_link_toolkit "$cu" "$OZ_CUDA_ROOT" ||
     { oz_gpu_fail "could not lay out the CUDA toolkit in $OZ_CUDA_ROOT"; return 1; }
   "$OZ_CUDA_ROOT/bin/nvcc" --version >/dev/null 2>&1 ||

@@ -29,8 +29,10 @@ if ! chroot "$root" "$venv/bin/python" -c 'import torch' 2>/dev/null; then
   cp /etc/resolv.conf "$root/etc/resolv.conf"
   cp /etc/ssl/certs/ca-certificates.crt "$root/etc/ssl/certs/ca-certificates.crt"
   chroot "$root" bash -c "python3 -m venv $venv && $venv/bin/pip install --quiet --no-cache-dir \
-    torch==$OZ_TORCH_PIP_VERSION && $venv/bin/pip install --quiet --no-cache-dir \
-    \"cuda-toolkit[nvcc,cccl]==\$($venv/bin/python -c 'import re; from importlib.metadata import requires; print(next(re.search(r\"==([0-9.]+)\", r).group(1) for r in requires(\"torch\") if r.startswith(\"cuda-toolkit\")))')\""
+    torch==$OZ_TORCH_PIP_VERSION"
+  pin=$(oz_torch_cuda_pin chroot "$root" "$venv/bin/python")
+  [ -n "$pin" ] || { echo "scripts/gpu-check-bare-root.sh: torch names no cuda-toolkit release" >&2; exit 1; }
+  chroot "$root" "$venv/bin/pip" install --quiet --no-cache-dir "cuda-toolkit[nvcc,cccl]==$pin"
 fi
 [ -f .gpu-deps/prefix.tar.gz ] || scripts/gpu-check.sh --fetch
 

@@ -186,7 +186,7 @@ step() {
 say "othello-zero GPU check, $(date -u '+%Y-%m-%d %H:%M UTC'), commit $(git rev-parse --short HEAD 2>/dev/null || echo '?'), --device $device, budget $budget s, caps x$cap_scale, $jobs jobs"
 
 # 1. Preflight: what the build and the steps need, in seconds; stops with the reason.
-cuda_root=""
+cuda_root=""  # the CUDA toolkit preflight found (CUDA torch only)
 preflight() {
   local ok=1
   echo "machine: $(uname -srm), $(nproc) CPUs here ($jobs used), $(awk '/MemTotal/ {printf "%.0f GiB", $2/1048576}' /proc/meminfo)"
@@ -235,7 +235,7 @@ print(torch.__version__, torch.version.cuda, torch.cuda.is_available(), int(torc
       local root
       root=$(cd "$(dirname "$nvcc")/.." && pwd)
       case "$root" in
-        */nvidia/cu*) OZ_CUDA_ROOT=$PWD/$work/cuda-root; oz_link_toolkit "$root" "$OZ_CUDA_ROOT"; root=$OZ_CUDA_ROOT ;;
+        */nvidia/cu*) oz_link_toolkit "$root" "$PWD/$work/cuda-root"; root=$PWD/$work/cuda-root ;;
       esac
       local h
       for h in cuda_runtime.h cublas_v2.h cusparse.h cusolverDn.h; do
@@ -244,13 +244,12 @@ print(torch.__version__, torch.version.cuda, torch.cuda.is_available(), int(torc
       done
       [ -f "$(dirname "$torch_dir")/nvidia/nccl/include/nccl.h" ] || [ -f "$root/include/nccl.h" ] ||
         echo "note: no nccl.h: the build will have no NCCL process group"
-      echo "$root" >"$work/cuda-root.txt"
+      cuda_root=$root  # preflight runs in this shell (step): configure reads it
     fi
   fi
   [ "$ok" = 1 ]
 }
 step preflight 30 preflight || exit 1
-cuda_root=$(cat "$work/cuda-root.txt" 2>/dev/null || true)
 torch_prefix=${TORCH_PREFIX:-$("$python" -W ignore -c 'import torch; print(torch.utils.cmake_prefix_path)')}
 torch_root=$(cd "$torch_prefix/../.." && pwd)
 

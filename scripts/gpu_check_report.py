@@ -59,7 +59,8 @@ def tests(logs, device):
     skipped, failed = [], []
     for case in root.iter("testcase"):
         name = case.get("name")
-        out = "".join(case.find(tag).text or "" for tag in ("system-out",) if case.find(tag) is not None)
+        node = case.find("system-out")
+        out = (node.text or "") if node is not None else ""
         if case.find("skipped") is not None or case.get("status") in ("notrun", "disabled"):
             counts["skipped"] += 1
             # GoogleTest prints "file:line: Skipped" and the reason on the next line.

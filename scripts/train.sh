@@ -37,7 +37,17 @@ while [ $# -gt 0 ]; do
 done
 forced=0
 [ "$choice" = gpu ] || [ "${OZ_DEVICE:-}" = gpu ] || [ "${OZ_DEVICE:-}" = cuda ] && forced=1
-path=$(oz_want_gpu "$choice")
+# use_path PATH: the path, and its build folder and default configuration.
+use_path() {
+  path=$1
+  if [ "$path" = gpu ]; then
+    build=build-cuda default_config=configs/8x8-gpu.yaml
+  else
+    build=build default_config=configs/quickstart.yaml
+  fi
+}
+path=$(oz_want_gpu "$choice")  # exits 2 on a bad OZ_DEVICE (set -e)
+use_path "$path"
 
 config=""
 if [ $# -gt 0 ] && [ "${1#-}" = "$1" ]; then
@@ -52,7 +62,7 @@ gpu_or_fallback() {
     exit 1
   fi
   echo "scripts/train.sh: the GPU path cannot work here: $1. Training on the CPU instead (--gpu makes this an error)." >&2
-  path=cpu
+  use_path cpu
 }
 
 # The checks that need no download, for a visible GPU; with --gpu and no GPU the build
@@ -66,14 +76,12 @@ if [ "$path" = gpu ]; then
 fi
 
 if [ "$dry_run" = 1 ]; then
-  [ "$path" = gpu ] && build=build-cuda def=configs/8x8-gpu.yaml || build=build def=configs/quickstart.yaml
-  echo "scripts/train.sh: $path path (dry run: nothing installed, built or trained): $build/cli/othello-zero train --config ${config:-$def} $*"
+  echo "scripts/train.sh: $path path (dry run: nothing installed, built or trained): $build/cli/othello-zero train --config ${config:-$default_config} $*"
   exit 0
 fi
 
 oz_install_packages "${OZ_PACKAGES[@]}"
 if [ "$path" = gpu ]; then
-  build=build-cuda
   mkdir -p "$build"
   if ! oz_cuda_torch; then
     gpu_or_fallback "$OZ_GPU_WHY"
@@ -88,11 +96,8 @@ if [ "$path" = gpu ]; then
     fi
   fi
 fi
-if [ "$path" = gpu ]; then
-  config=${config:-configs/8x8-gpu.yaml}
-else
-  build=build
-  config=${config:-configs/quickstart.yaml}
+config=${config:-$default_config}
+if [ "$path" = cpu ]; then
   cmake -S . -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release -DOZ_TORCH=ON >/dev/null
   cmake --build "$build" -j "$(nproc)" --target othello-zero
 fi
