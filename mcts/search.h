@@ -83,6 +83,10 @@ struct SearchParams {
   int gumbel_actions = 16;           // actions sampled at the root (m)
   float gumbel_c_visit = 50.0f;
   float gumbel_c_scale = 1.0f;
+  // KataGo's root policy temperature: a full search's root priors become p^(1/T),
+  // renormalised, before the noise (above 1: flatter, more exploration of the
+  // network's unlikely moves); the policy target and the recorded priors are unchanged.
+  float root_policy_temperature = 1.0f;
   // Move choice: temperature start -> end, halving every `temperature_halflife` plies.
   float temperature_start = 0.0f;    // 0: most visits
   float temperature_end = 0.0f;
@@ -160,6 +164,18 @@ struct SearchResult {
   double seconds = 0;
 };
 
+// A position the search explored: a node of the tree other than the root, with its own
+// search statistics (for training samples from side positions, OLIVAW's idea).
+struct ExploredNode {
+  core::Position position;          // the node's position
+  std::vector<float> policy;        // its children's visit shares (size*size + 1 entries)
+  float win = 0, draw = 0, loss = 0;  // its subtree's mean value, for its side to move
+  float score = 0;                  // expected final margin in discs, for its side to move
+  bool exact = false;               // the solver proved its final margin ...
+  int exact_score = 0;              // ... this, for its side to move
+  std::uint32_t visits = 0;
+};
+
 // A leaf waiting for its evaluation: the path of node indices from the root, and the
 // position at its end. Owned by the thread that gathered it.
 struct PendingLeaf {
@@ -209,6 +225,12 @@ class TreeSearch {
   bool DrawFullSearch();
   // The result; restores the root priors changed by noise. Call after the last Apply.
   SearchResult Finish(int ply);
+  // The nodes other than the root (and the subtree of `skip`, a root move: the one
+  // played, whose positions the game records itself) that the search visited at least
+  // `min_visits` times (at least 2), whose side to move has a move (no forced pass) and
+  // whose children were visited: their positions, visit distributions and values. Call
+  // while no search runs (after Finish(), before the tree advances).
+  std::vector<ExploredNode> ExploredNodes(std::uint32_t min_visits, core::Square skip) const;
   // Promises that until Finish() only the calling thread runs Gather and Apply (and
   // nothing else writes the tree): the node statistics are then updated without
   // locked read-modify-writes (node.h). Begin() withdraws the promise.
@@ -265,6 +287,7 @@ class TreeSearch {
   void GatherRoot(EvalBatch& batch, LeafBuffer& leaves);  // a waiting root, as a leaf
   void ApplyRoot(const EvalOutput& eval);                  // its evaluation: the set-up's rest
   void ApplyDirichletNoise();
+  void ApplyRootPolicyTemperature();
   void StartGumbel() EXCLUDES(root_mutex_);
   std::uint32_t SelectGumbelChild() EXCLUDES(root_mutex_);
   void AdvanceGumbelPhase() REQUIRES(root_mutex_);

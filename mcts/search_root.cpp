@@ -114,8 +114,26 @@ void TreeSearch::StartRootMethods() {
   for (int i = 0; i < root.num_children; ++i) {
     saved_priors_.push_back(tree_.node(root.first_child + i).prior);
   }
+  if (full_ && params_.root_policy_temperature != 1.0f) ApplyRootPolicyTemperature();
   if (full_ && params_.dirichlet_noise) ApplyDirichletNoise();
   if (full_ && params_.gumbel) StartGumbel();
+}
+
+void TreeSearch::ApplyRootPolicyTemperature() {
+  Node& root = tree_.root();
+  const int n = root.num_children;
+  if (n < 2) return;
+  const double inverse = 1.0 / params_.root_policy_temperature;
+  std::vector<double> weight(n);
+  double sum = 0;
+  for (int i = 0; i < n; ++i) {
+    const double p = std::max(static_cast<double>(tree_.node(root.first_child + i).prior), 0.0);
+    sum += (weight[i] = p > 0 ? std::pow(p, inverse) : 0.0);
+  }
+  if (sum <= 0) return;
+  for (int i = 0; i < n; ++i) {
+    tree_.node(root.first_child + i).prior = static_cast<float>(weight[i] / sum);
+  }
 }
 
 void TreeSearch::GatherRoot(EvalBatch& batch, LeafBuffer& leaves) {
@@ -353,6 +371,66 @@ std::vector<float> TreeSearch::PolicyTarget() const {
     target[PolicyIndex(c.move, size)] = sum > 0 ? weight[i] / sum : 1.0f / n;
   }
   return target;
+}
+
+std::vector<ExploredNode> TreeSearch::ExploredNodes(std::uint32_t min_visits,
+                                                     core::Square skip) const {
+  std::vector<ExploredNode> out;
+  const int size = tree_.root_position().size();
+  const float area = static_cast<float>(size * size);
+  min_visits = std::max<std::uint32_t>(min_visits, 2);
+  // Depth first; a node's visits bound its descendants', so a light node ends the walk.
+  struct Pending {
+    std::uint32_t index;
+    core::Position position;
+  };
+  std::vector<Pending> stack;
+  const auto push_children = [&](std::uint32_t index, const core::Position& position,
+                                 bool at_root) {
+    const Node& node = tree_.node(index);
+    if (node.state.load(std::memory_order_acquire) != NodeState::kExpanded) return;
+    for (int i = 0; i < node.num_children; ++i) {
+      const std::uint32_t c = node.first_child + i;
+      const Node& child = tree_.node(c);
+      if (at_root && child.move == skip) continue;
+      if (child.Visits() < min_visits) continue;
+      stack.push_back({c, position.Play(child.move)});
+    }
+  };
+  push_children(tree_.root_index(), tree_.root_position(), true);
+  while (!stack.empty()) {
+    const Pending p = stack.back();
+    stack.pop_back();
+    const Node& node = tree_.node(p.index);
+    push_children(p.index, p.position, false);
+    if (p.position.MustPass() || p.position.IsGameOver()) continue;
+    if (node.state.load(std::memory_order_acquire) != NodeState::kExpanded) continue;
+    ExploredNode e;
+    e.position = p.position;
+    e.policy.assign(size * size + 1, 0.0f);
+    double total = 0;
+    for (int i = 0; i < node.num_children; ++i) total += tree_.node(node.first_child + i).Visits();
+    if (total <= 0) continue;
+    for (int i = 0; i < node.num_children; ++i) {
+      const Node& c = tree_.node(node.first_child + i);
+      e.policy[PolicyIndex(c.move, size)] = static_cast<float>(c.Visits() / total);
+    }
+    // The node's statistics are for the player who moved into it: the other side.
+    float mover_win = 0, mover_loss = 0;
+    node.MeanWinLoss(&mover_win, &mover_loss);
+    e.win = mover_loss;
+    e.loss = mover_win;
+    e.draw = std::max(0.0f, 1.0f - e.win - e.loss);
+    e.score = -node.ScoreMean(0) * area;
+    e.visits = node.Visits();
+    if (node.proven.load(std::memory_order_acquire) != Proven::kUnknown &&
+        node.exact.load(kRelaxed)) {
+      e.exact = true;
+      e.exact_score = -node.exact_score.load(kRelaxed);
+    }
+    out.push_back(std::move(e));
+  }
+  return out;
 }
 
 int LcbChoice(const std::vector<ChildValue>& children, int most, float stdevs, float min_share) {

@@ -84,6 +84,8 @@ void ReadRootMethods(ConfigReader& r, mcts::SearchParams& s) {
   s.temperature_end = Float(r, "search.temperature_end", s.temperature_end, 0, 10);
   s.temperature_halflife =
       Float(r, "search.temperature_halflife", s.temperature_halflife, 0.1, 1000);
+  s.root_policy_temperature =
+      Float(r, "search.root_policy_temperature", s.root_policy_temperature, 0.1, 10);
 }
 
 void ReadSearch(ConfigReader& r, TrainingConfig& c) {
@@ -144,6 +146,8 @@ void ReadTrain(ConfigReader& r, TrainingConfig& c) {
   c.policy_surprise_weight = r.Double("train.policy_surprise_weight", c.policy_surprise_weight, 0, 1);
   c.exact_target_empties = r.Int("train.exact_target_empties", c.exact_target_empties, 0, 20);
   c.exact_outcome = r.Bool("train.exact_outcome", c.exact_outcome);
+  c.explored_min_visits = r.Int("train.explored_min_visits", c.explored_min_visits, 0, 1 << 20);
+  c.explored_value = r.String("train.explored_value", c.explored_value, {"search", "result"});
   ReadLossWeights(r, c.loss);
 }
 
@@ -158,6 +162,8 @@ void ReadReplay(ConfigReader& r, WindowConfig& w) {
   w.exponent = r.Double("replay.window_exponent", w.exponent, 0, 1);
   w.shard_positions = static_cast<std::size_t>(
       r.Int("replay.shard_positions", static_cast<int>(w.shard_positions), 16, 1 << 24));
+  w.average_duplicates_plies =
+      r.Int("replay.average_duplicates_plies", w.average_duplicates_plies, 0, 100);
   if (w.max < w.min) {
     Reject(r, "replay.window_max", std::to_string(w.max),
               "below replay.window_min (" + std::to_string(w.min) + ")");

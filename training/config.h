@@ -136,6 +136,13 @@ struct TrainingConfig {
   // its final result as the value and disc targets of the positions before it, and exact
   // scores are the disc targets (FillTargets, self_play.h); false: the game's result
   bool exact_outcome = false;
+  // train.explored_min_visits: a position a full search visited at least this often that
+  // the game did not play gives a sample of its own (OLIVAW's side positions): its
+  // children's visit shares as the policy target (0: off; see ExploredSamples, self_play.h)
+  int explored_min_visits = 0;
+  // train.explored_value: the value target of those samples: "search", the subtree's mean
+  // value and margin, or "result", the game's result for its side to move
+  std::string explored_value = "search";
   nn::LossWeights loss;
 
   WindowConfig replay;  // replay.*: window, window_min/max/exponent, shard_positions

@@ -35,7 +35,11 @@ std::size_t GrowingWindow(const WindowConfig& window, std::uint64_t seen_positio
 
 ReplayBuffer::ReplayBuffer(std::string dir, const WindowConfig& window, int board_size,
                            Access access)
-    : dir_(std::move(dir)), window_(window), board_size_(board_size), access_(access) {
+    : dir_(std::move(dir)),
+      window_(window),
+      board_size_(board_size),
+      access_(access),
+      duplicates_(window.average_duplicates_plies) {
   if (access_ == Access::kFollower) {
     Refresh();
     return;
@@ -62,7 +66,10 @@ std::size_t ReplayBuffer::WindowSizeLocked() const {
 
 void ReplayBuffer::TrimLocked() {
   const std::size_t keep = WindowSizeLocked();
-  while (samples_.size() > keep) samples_.pop_front();
+  while (samples_.size() > keep) {
+    duplicates_.Remove(samples_.front());
+    samples_.pop_front();
+  }
   unflushed_ = std::min(unflushed_, samples_.size());
   if (access_ == Access::kFollower) return;  // the owner's files are the owner's
   // Shards wholly outside the window are no longer needed on disk.
@@ -105,8 +112,16 @@ void ReplayBuffer::LoadJournal() {
   TrimLocked();
 }
 
+void ReplayBuffer::AppendLocked(std::vector<Sample>::const_iterator begin,
+                                std::vector<Sample>::const_iterator end) {
+  samples_.insert(samples_.end(), begin, end);
+  if (duplicates_.enabled()) {
+    for (auto it = begin; it != end; ++it) duplicates_.Add(*it);
+  }
+}
+
 void ReplayBuffer::InsertLocked(const std::vector<Sample>& game) {
-  samples_.insert(samples_.end(), game.begin(), game.end());
+  AppendLocked(game.begin(), game.end());
   seen_ += game.size();
   ++games_;
   unflushed_ += game.size();
@@ -169,8 +184,7 @@ void ReplayBuffer::FollowLocked(const std::vector<Sample>& samples, std::uint64_
   if (last_seen <= seen_) return;
   const std::uint64_t first = last_seen - samples.size();  // the first one's index
   const std::size_t skip = seen_ > first ? static_cast<std::size_t>(seen_ - first) : 0;
-  samples_.insert(samples_.end(), samples.begin() + static_cast<std::ptrdiff_t>(skip),
-                  samples.end());
+  AppendLocked(samples.begin() + static_cast<std::ptrdiff_t>(skip), samples.end());
   seen_ = last_seen;
   games_ = std::max(games_, games);
 }
@@ -225,6 +239,7 @@ std::vector<Sample> ReplayBuffer::Draw(std::size_t count, core::Rng& rng, bool a
   out.reserve(count);
   for (std::size_t i = 0; i < count; ++i) {
     out.push_back(samples_[rng.Below(static_cast<std::uint32_t>(samples_.size()))]);
+    duplicates_.Average(out.back());
     if (augment) TransformSample(out.back(), static_cast<int>(rng.Below(8)));
   }
   return out;
@@ -264,7 +279,7 @@ void ReplayBuffer::LoadShards() {
   for (const auto& [id, path] : found) {
     Shard shard = ParseShard(core::ReadFile(path.string(), "replay shard"), path.string(),
                              board_size_);
-    samples_.insert(samples_.end(), shard.samples.begin(), shard.samples.end());
+    AppendLocked(shard.samples.begin(), shard.samples.end());
     seen_ = std::max(seen_, shard.seen);
     games_ = std::max(games_, shard.games);
     shards_.emplace_back(id, shard.samples.size());

@@ -44,6 +44,7 @@
 #include "core/hash.h"
 #include "core/rng.h"
 #include "core/thread_annotations.h"
+#include "training/duplicate_targets.h"
 #include "training/replay_window.h"
 #include "training/sample.h"
 
@@ -78,7 +79,8 @@ class ReplayBuffer {
   // A shard that vanished meanwhile (dropped from the window) is skipped.
   void Refresh();
   // `count` positions drawn uniformly from the window, each under a random symmetry
-  // when `augment` (square boards: always).
+  // when `augment` (square boards: always); with replay.average_duplicates_plies, an
+  // early position's value and policy targets are the means over its duplicates.
   std::vector<Sample> Draw(std::size_t count, core::Rng& rng, bool augment = true) const;
   // Writes the positions not yet on disk as a shard (also a partial one).
   void Flush();
@@ -92,6 +94,9 @@ class ReplayBuffer {
   std::size_t WindowSizeLocked() const REQUIRES(mutex_);
   // Appends a game's positions in memory (not yet on disk) and counts them.
   void InsertLocked(const std::vector<Sample>& game) REQUIRES(mutex_);
+  // Appends records to samples_ (and to the duplicates' sums).
+  void AppendLocked(std::vector<Sample>::const_iterator begin,
+                    std::vector<Sample>::const_iterator end) REQUIRES(mutex_);
   void TrimLocked() REQUIRES(mutex_);
   void WriteShardLocked(std::size_t begin, std::size_t end) REQUIRES(mutex_);
   void LoadShards() REQUIRES(mutex_);
@@ -111,6 +116,8 @@ class ReplayBuffer {
   const Access access_;
   mutable core::Mutex mutex_;
   std::deque<Sample> samples_ GUARDED_BY(mutex_);
+  // The duplicates' sums of the records in samples_ (every insertion and removal).
+  DuplicateTargets duplicates_ GUARDED_BY(mutex_);
   std::uint64_t seen_ GUARDED_BY(mutex_) = 0;
   std::uint64_t games_ GUARDED_BY(mutex_) = 0;
   std::size_t unflushed_ GUARDED_BY(mutex_) = 0;  // newest positions not on disk

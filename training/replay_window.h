@@ -20,6 +20,10 @@ struct WindowConfig {
   std::size_t max = 500000;
   double exponent = 0.75;   // growing only
   std::size_t shard_positions = 4096;
+  // replay.average_duplicates_plies: the value and policy targets of a drawn position of
+  // the first this many plies are the means over its duplicates in the window, under the
+  // board's symmetries (DuplicateTargets, duplicate_targets.h); 0: off
+  int average_duplicates_plies = 0;
 };
 
 }  // namespace othello::training

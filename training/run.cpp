@@ -674,6 +674,7 @@ nlohmann::json Run::MetricsLine(const Rates& rates, const LossSums::Means& losse
       {"positions_per_second", rates.positions}, {"playouts_per_second", rates.playouts},
       {"learning_rate", trainer_->LearningRate()},
       {"resigned", stats_.resigned.load()},
+      {"explored_positions", stats_.explored.load()},
       {"resign_checks", stats_.resign_checks.load()},
       {"resign_false_positives", stats_.resign_false_positives.load()}};
   if (losses.steps > 0) line["loss"] = LossJson(losses);

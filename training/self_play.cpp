@@ -266,6 +266,50 @@ void FillTargets(GameRecords& game, const core::Position& final_position,
   FillShortTermTargets(game, outcome);
 }
 
+Sample ExploredSample(const mcts::ExploredNode& node) {
+  Sample s;
+  s.SetPosition(node.position);
+  s.has_policy = 1;
+  for (std::size_t a = 0; a < node.policy.size(); ++a) s.policy[a] = Prob(node.policy[a]);
+  const int area = node.position.squares();
+  if (node.exact) {
+    s.has_exact = 1;
+    s.exact_score = static_cast<std::int8_t>(node.exact_score);
+    const int r = node.exact_score;
+    s.wdl[0] = r > 0 ? 65535 : 0;
+    s.wdl[1] = r == 0 ? 65535 : 0;
+    s.final_margin = static_cast<std::int8_t>(r);
+  } else {
+    s.wdl[0] = Prob(node.win);
+    s.wdl[1] = std::min<std::uint16_t>(Prob(node.draw), 65535 - s.wdl[0]);
+    s.final_margin = static_cast<std::int8_t>(
+        std::clamp<long>(std::lround(node.score), -area, area));
+  }
+  s.wdl[2] = static_cast<std::uint16_t>(65535 - s.wdl[0] - s.wdl[1]);
+  return s;
+}
+
+void FillExploredTargets(GameRecords& game, const core::Position& final_position,
+                         const core::Outcome& outcome, bool use_result) {
+  const int area = final_position.squares();
+  for (std::size_t i = 0; i < game.explored.size(); ++i) {
+    Sample& s = game.explored[i];
+    const core::Color mover = game.explored_movers[i];
+    if (use_result && !s.has_exact) {
+      const int r = outcome.MarginFor(mover);
+      s.wdl[0] = r > 0 ? 65535 : 0;
+      s.wdl[1] = r == 0 ? 65535 : 0;
+      s.wdl[2] = static_cast<std::uint16_t>(65535 - s.wdl[0] - s.wdl[1]);
+      s.final_margin = static_cast<std::int8_t>(r);
+    }
+    const core::Bitboard own = final_position.discs(mover);
+    const core::Bitboard theirs = final_position.discs(core::Other(mover));
+    for (int sq = 0; sq < area; ++sq) {
+      s.ownership[sq] = (own & core::Bit(sq)) ? 1 : (theirs & core::Bit(sq)) ? -1 : 0;
+    }
+  }
+}
+
 struct SelfPlayWorker::Game {
   std::unique_ptr<mcts::Tree> tree;
   std::unique_ptr<mcts::TreeSearch> search;
@@ -311,6 +355,8 @@ void SelfPlayWorker::StartGame(Game& game) {
   game.records.movers.clear();
   game.records.search_wdl.clear();
   game.records.surprise.clear();
+  game.records.explored.clear();
+  game.records.explored_movers.clear();
   game.ply = 0;
   game.resign_check = rng_.Uniform() < config_.resign_check_fraction;
   game.low_value_moves[0] = game.low_value_moves[1] = 0;
@@ -339,15 +385,22 @@ void SelfPlayWorker::FinishGame(Game& game, std::optional<core::Color> resigned)
   }
   FillTargets(game.records, final_position, outcome, static_cast<float>(config_.value_target_mix),
               static_cast<float>(config_.value_lambda), config_.exact_outcome);
+  FillExploredTargets(game.records, final_position, outcome, config_.explored_value == "result");
+  std::vector<Sample> weighted;
+  const std::vector<Sample>* out = &game.records.samples;
   if (config_.policy_surprise_weight > 0) {
-    const std::vector<Sample> weighted =
+    weighted =
         WeightBySurprise(game.records, static_cast<float>(config_.policy_surprise_weight), rng_);
-    sink_(weighted);
-    stats_.positions.fetch_add(weighted.size(), std::memory_order_relaxed);
-  } else {
-    sink_(game.records.samples);
-    stats_.positions.fetch_add(game.records.samples.size(), std::memory_order_relaxed);
+    out = &weighted;
   }
+  if (!game.records.explored.empty()) {
+    if (out != &weighted) weighted = *out;
+    weighted.insert(weighted.end(), game.records.explored.begin(), game.records.explored.end());
+    out = &weighted;
+    stats_.explored.fetch_add(game.records.explored.size(), std::memory_order_relaxed);
+  }
+  sink_(*out);
+  stats_.positions.fetch_add(out->size(), std::memory_order_relaxed);
   stats_.games.fetch_add(1, std::memory_order_relaxed);
 }
 
@@ -387,6 +440,13 @@ void SelfPlayWorker::FinishMove(Game& game) {
     game.records.movers.push_back(pos.side_to_move());
     game.records.search_wdl.insert(game.records.search_wdl.end(), {r.win, r.draw, r.loss});
     game.records.surprise.push_back(s.has_policy ? PolicySurprise(r, pos.size()) : 0.0f);
+    if (config_.explored_min_visits > 0 && r.full_search) {
+      for (const mcts::ExploredNode& node :
+           game.search->ExploredNodes(static_cast<std::uint32_t>(config_.explored_min_visits), r.move)) {
+        game.records.explored.push_back(ExploredSample(node));
+        game.records.explored_movers.push_back(node.position.side_to_move());
+      }
+    }
   }
   if (const std::optional<core::Color> resigned = Resigns(game, pos.side_to_move(), r.q)) {
     FinishGame(game, resigned);

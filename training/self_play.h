@@ -67,6 +67,8 @@ class ModelSource {
 
 struct SelfPlayStats {
   std::atomic<std::uint64_t> games{0}, positions{0}, playouts{0};
+  // Of the positions, the side positions searches explored (train.explored_min_visits).
+  std::atomic<std::uint64_t> explored{0};
   // Resignation: games resigned; check games in which a side would have resigned, and
   // those of them it did not lose (false positives).
   std::atomic<std::uint64_t> resigned{0}, resign_checks{0}, resign_false_positives{0};
@@ -97,7 +99,24 @@ struct GameRecords {
   // KL(policy target || the network's prior) per sample: how much the search changed
   // the policy (0 after a fast search, which has no policy target).
   std::vector<float> surprise;
+  // Side positions the searches explored but the game did not play (ExploredSamples),
+  // and their movers: outside the game's sequence of records, their targets filled by
+  // FillExploredTargets.
+  std::vector<Sample> explored;
+  std::vector<core::Color> explored_movers;
 };
+
+// A sample for each explored node (mcts::TreeSearch::ExploredNodes): its position, its
+// children's visit shares as the policy target, and its subtree's value and margin (or
+// its exact score) kept in the value and disc targets until FillExploredTargets.
+Sample ExploredSample(const mcts::ExploredNode& node);
+
+// The targets of a game's explored samples: with `use_result`, the game's result for
+// each one's side to move as its value and disc targets (an exact score kept); else
+// the search's, as ExploredSample set them. Ownership from the final discs for both; no
+// reply or short-term targets.
+void FillExploredTargets(GameRecords& game, const core::Position& final_position,
+                         const core::Outcome& outcome, bool use_result);
 
 // KL(target || prior) in nats over a search's root children: the policy surprise of
 // KataGo's weighting (terms where the target is 0 add nothing; a prior of 0 counts as

@@ -476,6 +476,124 @@ TEST(Search, DirichletNoiseChangesTheRootPriorsOnlyDuringAFullSearch) {
   EXPECT_EQ(noisy_priors(1, false), std::vector<float>(4, 0.25f));  // fast searches: none
 }
 
+TEST(Search, RootPolicyTemperatureFlattensAFullSearchsRootPriors) {
+  SearchParams params;
+  params.solver_empties = 0;
+  params.root_policy_temperature = 2.0f;
+  HashedEvaluator eval;
+  const Position start = FromTranscript("f5d6");
+  EvalBatch batch;
+  batch.Add(start);
+  eval.Evaluate(batch);
+  // The network's priors over the legal moves, renormalised as the expansion does.
+  std::vector<double> net;
+  double net_sum = 0;
+  for (core::Bitboard m = start.LegalMoves(); m; m &= m - 1) {
+    net.push_back(batch.output(0).policy[core::LowestSquare(m)]);
+    net_sum += net.back();
+  }
+  const auto priors_during = [&](bool full, std::vector<float>* reported) {
+    Tree tree(start, 1 << 16);
+    TreeSearch search(tree, eval, params, 1);
+    SearchLimits limits;
+    limits.playouts = 20;
+    search.Begin(limits, full);
+    std::vector<float> priors;
+    const Node& root = tree.root();
+    for (int i = 0; i < root.num_children; ++i) priors.push_back(tree.node(root.first_child + i).prior);
+    const SearchResult r = search.Finish(0);
+    for (int i = 0; i < root.num_children; ++i) {
+      reported->push_back(r.children[i].prior);
+      EXPECT_FLOAT_EQ(tree.node(root.first_child + i).prior, r.children[i].prior);  // restored
+    }
+    return priors;
+  };
+  std::vector<float> reported_full, reported_fast;
+  const std::vector<float> full = priors_during(true, &reported_full);
+  const std::vector<float> fast = priors_during(false, &reported_fast);
+  ASSERT_EQ(full.size(), net.size());
+  double tempered_sum = 0;
+  for (double p : net) tempered_sum += std::sqrt(p / net_sum);
+  for (std::size_t i = 0; i < net.size(); ++i) {
+    EXPECT_NEAR(full[i], std::sqrt(net[i] / net_sum) / tempered_sum, 1e-5) << i;  // p^(1/2)
+    EXPECT_NEAR(fast[i], net[i] / net_sum, 1e-5) << i;  // a fast search: the network's
+    EXPECT_NEAR(reported_full[i], net[i] / net_sum, 1e-5) << i;  // reported: the network's
+  }
+}
+
+// The explored nodes of a search, found by an independent walk: every non-root node with
+// at least `min` visits outside the skipped root move's subtree, not a forced pass,
+// expanded with visited children.
+void CollectExplored(const Tree& tree, std::uint32_t index, const Position& pos, std::uint32_t min,
+                     bool root, core::Square skip, std::vector<Position>* out) {
+  const Node& node = tree.node(index);
+  if (node.state.load() != NodeState::kExpanded) return;
+  std::uint32_t children = 0;
+  for (int i = 0; i < node.num_children; ++i) {
+    const Node& c = tree.node(node.first_child + i);
+    children += c.Visits();
+    if ((root && c.move == skip) || c.Visits() < min) continue;
+    CollectExplored(tree, node.first_child + i, pos.Play(c.move), min, false, skip, out);
+  }
+  if (!root && children > 0 && !pos.MustPass() && !pos.IsGameOver()) out->push_back(pos);
+}
+
+TEST(Search, ExploredNodesAreTheHeavyNodesOffThePlayedLine) {
+  SearchParams params;
+  params.solver_empties = 0;
+  HashedEvaluator eval;
+  const Position start = FromTranscript("f5d6c3d3c4");
+  Tree tree(start, 1 << 18);
+  TreeSearch search(tree, eval, params, 1);
+  SearchLimits limits;
+  limits.playouts = 600;
+  const SearchResult r = RunSearch(search, eval, limits);
+  constexpr std::uint32_t kMin = 8;
+  const std::vector<ExploredNode> explored = search.ExploredNodes(kMin, r.move);
+  std::vector<Position> expected;
+  CollectExplored(tree, tree.root_index(), start, kMin, true, r.move, &expected);
+  ASSERT_GE(expected.size(), 3u);  // the walk below checks something
+  ASSERT_EQ(explored.size(), expected.size());
+  const Position played = start.Play(r.move);
+  for (const ExploredNode& e : explored) {
+    EXPECT_NE(std::find(expected.begin(), expected.end(), e.position), expected.end());
+    EXPECT_FALSE(e.position == played);
+    EXPECT_GE(e.visits, kMin);
+    float sum = 0;
+    for (float p : e.policy) sum += p;
+    EXPECT_NEAR(sum, 1.0f, 1e-5);
+    EXPECT_NEAR(e.win + e.draw + e.loss, 1.0f, 1e-5);
+  }
+  // A root child's sample: its position, its children's visit shares, its value turned to
+  // its own side to move.
+  const Node& root = tree.root();
+  int checked = 0;
+  for (int i = 0; i < root.num_children; ++i) {
+    const Node& c = tree.node(root.first_child + i);
+    if (c.move == r.move || c.Visits() < kMin) continue;
+    const Position pos = start.Play(c.move);
+    const auto it = std::find_if(explored.begin(), explored.end(),
+                                 [&](const ExploredNode& e) { return e.position == pos; });
+    ASSERT_NE(it, explored.end());
+    EXPECT_EQ(it->visits, c.Visits());
+    float mover_win = 0, mover_loss = 0;
+    c.MeanWinLoss(&mover_win, &mover_loss);
+    EXPECT_FLOAT_EQ(it->win, mover_loss);
+    EXPECT_FLOAT_EQ(it->loss, mover_win);
+    EXPECT_NEAR(it->score, -c.ScoreMean(0) * 64, 1e-3);
+    std::uint32_t total = 0;
+    for (int k = 0; k < c.num_children; ++k) total += tree.node(c.first_child + k).Visits();
+    for (int k = 0; k < c.num_children; ++k) {
+      const Node& g = tree.node(c.first_child + k);
+      EXPECT_FLOAT_EQ(it->policy[PolicyIndex(g.move, 8)], static_cast<float>(g.Visits()) / total);
+    }
+    ++checked;
+  }
+  EXPECT_GE(checked, 1);
+  // Nothing at a threshold no node reaches.
+  EXPECT_TRUE(search.ExploredNodes(100000, r.move).empty());
+}
+
 TEST(Search, TreeReuseKeepsTheSubtree) {
   SearchParams params;
   params.solver_empties = 0;

@@ -49,6 +49,107 @@ TEST(ReplayBuffer, FixedWindowKeepsTheNewestPositions) {
   for (const Sample& s : buffer.Draw(200, rng, false)) EXPECT_GE(s.exact_score, 5);
 }
 
+// A record of the position after f5 (black's first move), turned by `symmetry`, with
+// the value target (win, draw, loss) and all of its policy on `move` (in the record's
+// own orientation, before the turn).
+Sample AfterF5(int symmetry, std::uint16_t win, std::uint16_t loss, core::Square move,
+               bool policy = true) {
+  Sample s;
+  s.SetPosition(core::Position::Standard(8).Play(37));  // f5
+  if (policy) s.policy[move] = 65535;
+  s.has_policy = policy ? 1 : 0;
+  s.wdl[0] = win;
+  s.wdl[2] = loss;
+  s.wdl[1] = static_cast<std::uint16_t>(65535 - win - loss);
+  TransformSample(s, symmetry);
+  return s;
+}
+
+TEST(ReplayBuffer, DuplicatePositionsShareTheirMeanTargets) {
+  WindowConfig window;
+  window.kind = ReplayWindow::kFixed;
+  window.max = 3;
+  window.average_duplicates_plies = 4;
+  ReplayBuffer buffer(TempDir("duplicates"), window);
+  // The same position twice, the second turned by a symmetry: a win playing d6 (43), and
+  // a loss playing f4 (29) before the turn.
+  buffer.Add({AfterF5(0, 65535, 0, 43)});
+  buffer.Add({AfterF5(5, 0, 65535, 29)});
+  // A record without a policy target gets its duplicates' mean one.
+  buffer.Add({AfterF5(2, 65535, 0, 0, /*policy=*/false)});
+  core::Rng rng(3);
+  int checked = 0;
+  for (const Sample& s : buffer.Draw(60, rng, /*augment=*/false)) {
+    EXPECT_FALSE(CheckSample(s, 8).has_value()) << *CheckSample(s, 8);
+    // Value: the mean of win, loss and win.
+    EXPECT_EQ(s.wdl[0], 43690);
+    EXPECT_EQ(s.wdl[2], 21845);
+    EXPECT_EQ(s.has_policy, 1);
+    // Policy: half on d6 and half on f4, each where it lies in this record's orientation.
+    int symmetry = -1;
+    for (int sym = 0; sym < 8; ++sym) {
+      Sample turned = AfterF5(sym, 0, 0, 0);
+      if (turned.player[0] == s.player[0] && turned.opponent[0] == s.opponent[0]) symmetry = sym;
+    }
+    ASSERT_GE(symmetry, 0);
+    // (The position after f5 has no symmetry of its own: one turn matches.)
+    const int d6 = core::TransformSquare(43, 8, symmetry), f4 = core::TransformSquare(29, 8, symmetry);
+    EXPECT_NEAR(s.policy[d6], 32767.5, 0.5);
+    EXPECT_NEAR(s.policy[f4], 32767.5, 0.5);
+    ++checked;
+  }
+  EXPECT_EQ(checked, 60);
+  // The first record leaves the window: the means are the other two's.
+  buffer.Add({AfterF5(0, 65535, 0, 43)});
+  buffer.Add({AfterF5(0, 0, 65535, 43)});
+  for (const Sample& s : buffer.Draw(20, rng, false)) {
+    EXPECT_EQ(s.wdl[0], 43690);  // win (the turned one), win, loss
+    EXPECT_EQ(s.wdl[2], 21845);
+  }
+}
+
+TEST(ReplayBuffer, DuplicatesPastThePliesOrExactKeepTheirOwnTargets) {
+  WindowConfig window;
+  window.kind = ReplayWindow::kFixed;
+  window.max = 10;
+  window.average_duplicates_plies = 0;  // off
+  ReplayBuffer off(TempDir("duplicates_off"), window);
+  off.Add({AfterF5(0, 65535, 0, 43), AfterF5(0, 0, 65535, 43)});
+  core::Rng rng(5);
+  int wins = 0, losses = 0;
+  for (const Sample& s : off.Draw(40, rng, false)) {
+    wins += s.wdl[0] == 65535;
+    losses += s.wdl[2] == 65535;
+  }
+  EXPECT_EQ(wins + losses, 40);
+  EXPECT_GT(wins, 0);
+  EXPECT_GT(losses, 0);
+  // Within the plies, but exact: not averaged, and not counted in the others' mean.
+  window.average_duplicates_plies = 1;
+  ReplayBuffer exact(TempDir("duplicates_exact"), window);
+  Sample solved = AfterF5(0, 0, 65535, 43);
+  solved.has_exact = 1;
+  solved.exact_score = -2;
+  exact.Add({AfterF5(0, 65535, 0, 43), solved, AfterF5(0, 65535, 0, 43)});
+  for (const Sample& s : exact.Draw(40, rng, false)) {
+    if (s.has_exact) {
+      EXPECT_EQ(s.wdl[2], 65535);
+    } else {
+      EXPECT_EQ(s.wdl[0], 65535);
+    }
+  }
+  // Past the plies: a two-ply position is not counted by a table of one ply.
+  EXPECT_FALSE(DuplicateTargets(0).enabled());
+  DuplicateTargets one_ply(1);
+  Sample later;
+  later.SetPosition(core::Position::Standard(8).Play(37).Play(43));  // f5 d6
+  later.wdl[0] = 65535;
+  one_ply.Add(later);
+  one_ply.Add(AfterF5(0, 65535, 0, 43));
+  EXPECT_EQ(one_ply.records(), 1u);
+  EXPECT_EQ(one_ply.positions(), 1u);
+}
+
 TEST(ReplayBuffer, GrowingWindowGrowsWithThePositionsSeen) {
   WindowConfig window;
   window.min = 100;

@@ -224,5 +224,48 @@ TEST(SelfPlay, EveryEvaluatorCallIsASearchRounds) {
   EXPECT_GT(played.last_model_calls, 0);
 }
 
+// Explored side positions join each finished game's samples: every one a sound record
+// with a policy target, none of them one of the game's own positions, and the stats
+// count them among the positions.
+TEST(SelfPlay, ExploredSidePositionsJoinTheGamesSamples) {
+  TrainingConfig config = SmallSelfPlay(/*games_per_thread=*/2);
+  config.search.full_visits = 64;
+  config.search.full_search_probability = 1.0f;
+  config.search.gumbel = false;
+  config.policy_surprise_weight = 0;
+  config.explored_min_visits = 6;
+  ModelSource models(config.inference, config.rules);
+  models.Publish(std::make_shared<HashedEvaluator>(), /*step=*/0);
+  std::atomic<bool> stop{false};
+  SelfPlayStats stats;
+  std::uint64_t samples = 0, side = 0, games = 0;
+  SelfPlayWorker worker(
+      config, models,
+      [&](const std::vector<Sample>& game) {
+        // The game's own records come first, one per position in order (each a legal
+        // successor of an earlier one or a new game's start); then the side positions.
+        std::set<std::pair<std::uint64_t, std::uint64_t>> own;
+        std::size_t i = 0;
+        for (; i < game.size() && game[i].has_short_term; ++i) {
+          own.insert({game[i].player[0], game[i].opponent[0]});
+        }
+        for (; i < game.size(); ++i) {
+          const Sample& s = game[i];
+          EXPECT_FALSE(CheckSample(s, 6).has_value()) << *CheckSample(s, 6);
+          EXPECT_EQ(s.has_policy, 1);
+          EXPECT_EQ(s.has_short_term, 0);
+          EXPECT_EQ(own.count({s.player[0], s.opponent[0]}), 0u);
+          ++side;
+        }
+        samples += game.size();
+        if (++games >= 6) stop = true;
+      },
+      stats, /*seed=*/7);
+  worker.Run(stop);
+  EXPECT_GT(side, 20u);
+  EXPECT_EQ(stats.explored.load(), side);
+  EXPECT_EQ(stats.positions.load(), samples);
+}
+
 }  // namespace
 }  // namespace othello::training

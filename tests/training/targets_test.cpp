@@ -209,6 +209,72 @@ TEST(SelfPlayTargets, WithExactOutcomeTheFirstExactScoreStandsForTheResult) {
   for (int i = 0; i < 5; ++i) EXPECT_EQ(unsolved.samples[i].final_margin, plain_margins[i]) << i;
 }
 
+// An explored side position of a 4x4 game: its visit shares, value and margin.
+mcts::ExploredNode Explored(float win, float draw, float loss, float score) {
+  mcts::ExploredNode node;
+  auto pos = core::ParseBoardString("XXXXXXXOOOO----- O");  // white to move, 5 empties
+  EXPECT_TRUE(pos.ok()) << pos.error();
+  node.position = *pos;
+  node.policy.assign(17, 0.0f);
+  node.policy[11] = 0.75f;
+  node.policy[12] = 0.25f;
+  node.win = win;
+  node.draw = draw;
+  node.loss = loss;
+  node.score = score;
+  node.visits = 12;
+  return node;
+}
+
+TEST(ExploredSamples, TakeTheSearchsValueOrTheGamesResult) {
+  const core::Outcome outcome = GameResult(Final(), core::Rules{}, std::nullopt);  // black +8
+  for (const bool use_result : {false, true}) {
+    GameRecords game;
+    const mcts::ExploredNode node = Explored(0.6f, 0.1f, 0.3f, 5.4f);
+    game.explored.push_back(ExploredSample(node));
+    game.explored_movers.push_back(core::Color::kWhite);
+    FillExploredTargets(game, Final(), outcome, use_result);
+    const Sample& s = game.explored[0];
+    EXPECT_FALSE(CheckSample(s, 4).has_value()) << *CheckSample(s, 4);
+    EXPECT_EQ(s.ToPosition().player(), node.position.player());  // from its mover's side
+    EXPECT_EQ(s.ToPosition().opponent(), node.position.opponent());
+    EXPECT_EQ(s.has_policy, 1);
+    EXPECT_EQ(s.policy[11], 49151);  // 0.75 of 65535, rounded
+    EXPECT_EQ(s.policy[12], 16384);
+    EXPECT_EQ(s.has_reply, 0);
+    EXPECT_EQ(s.has_short_term, 0);
+    EXPECT_EQ(s.wdl[0] + s.wdl[1] + s.wdl[2], kOne);
+    if (use_result) {  // white lost the game by 8
+      EXPECT_EQ(s.wdl[2], kOne);
+      EXPECT_EQ(s.final_margin, -8);
+    } else {  // the subtree's mean, for white
+      EXPECT_EQ(s.wdl[0], 39321);
+      EXPECT_EQ(s.wdl[1], 6554);
+      EXPECT_EQ(s.final_margin, 5);
+    }
+    // Ownership of the game's final discs, from white's side: black's top rows are -1.
+    EXPECT_EQ(s.ownership[0], -1);
+    EXPECT_EQ(s.ownership[8], 1);
+    EXPECT_EQ(s.ownership[15], 0);
+  }
+}
+
+TEST(ExploredSamples, AProvenNodeKeepsItsExactScore) {
+  mcts::ExploredNode node = Explored(0.6f, 0.1f, 0.3f, 5.4f);
+  node.exact = true;
+  node.exact_score = -2;
+  GameRecords game;
+  game.explored.push_back(ExploredSample(node));
+  game.explored_movers.push_back(core::Color::kWhite);
+  FillExploredTargets(game, Final(), GameResult(Final(), core::Rules{}, std::nullopt),
+                      /*use_result=*/true);
+  const Sample& s = game.explored[0];
+  EXPECT_EQ(s.has_exact, 1);
+  EXPECT_EQ(s.exact_score, -2);
+  EXPECT_EQ(s.wdl[2], kOne);
+  EXPECT_EQ(s.final_margin, -2);
+}
+
 TEST(PolicySurprise, IsTheKlDivergenceOfTheTargetFromThePrior) {
   mcts::SearchResult r;
   r.children = {{0, 10, 0.5f, 0, 0}, {1, 0, 0.5f, 0, 0}};
