@@ -70,7 +70,7 @@ ArenaPlayer ModelPlayer(const std::string& spec, const std::string& path,
                         const std::string& label) {
   const auto options = Options(spec, option_text,
                                {"visits", "time", "threads", "solver", "cpuct", "cpuctstdev", "fpu",
-                                "rootfpu", "lcb", "score", "device"});
+                                "rootfpu", "lcb", "score", "valuebias", "device"});
   std::uint64_t visits = defaults.visits;
   double seconds = 0;
   for (const auto& [key, value] : options) {
@@ -102,6 +102,10 @@ ArenaPlayer ModelPlayer(const std::string& spec, const std::string& path,
     if (key == "lcb") search.params.lcb_stdevs = static_cast<float>(Number(spec, key, value, 0, 10));
     // The score utility's weight (mcts::SearchParams::score_utility; 0: win/draw/loss alone).
     if (key == "score") search.params.score_utility = static_cast<float>(Number(spec, key, value, 0, 4));
+    // The subtree value-bias correction's fraction (mcts::SearchParams::value_bias; 0: off).
+    if (key == "valuebias") {
+      search.params.value_bias = static_cast<float>(Number(spec, key, value, 0, 1));
+    }
     if (key == "device") device = value;
   }
   if (search.visits == 1) search.params.solver_empties = 0;  // the raw policy

@@ -4,7 +4,7 @@
 //   [NAME@]random | greedy | alphabeta:DEPTH (or ab:DEPTH)[,solver=EMPTIES]
 //   [NAME@]model:PATH[,visits=N][,time=SECONDS][,threads=T][,solver=EMPTIES]
 //                          [,cpuct=C][,cpuctstdev=S][,fpu=F][,rootfpu=R][,lcb=Z][,score=W]
-//                          [,device=auto|cpu|cuda]
+//                          [,valuebias=L][,device=auto|cpu|cuda]
 //   [NAME@]gtp:COMMAND LINE        e.g. gtp:/usr/games/gtp-rhino -l 1
 //   [NAME@]nboard:COMMAND LINE     e.g. nboard:edax -nboard (searched to defaults.nboard_depth)
 //

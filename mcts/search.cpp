@@ -81,10 +81,43 @@ void TreeSearch::Apply(const EvalBatch& batch, int offset, LeafBuffer& leaves) {
 
 void TreeSearch::ExpandAndBackup(const PendingLeaf& leaf, const EvalOutput& eval,
                                  NodePool::Cursor& cursor) {
-  Expand(leaf.path.back(), leaf.position, eval, cursor);
   // The leaf node's statistics are for the player who moved into it.
+  float win = eval.loss, loss = eval.win;
+  NodeBias bias;
+  if (bias_nodes_) bias = StartValueBias(leaf, &win, &loss);
+  Expand(leaf.path.back(), leaf.position, eval, cursor, bias_nodes_ ? &bias : nullptr);
   const int area = leaf.position.size() * leaf.position.size();
-  Backup(leaf.path, eval.loss, eval.win, eval.has_aux ? -eval.disc_difference / area : 0.0f);
+  Backup(leaf.path, win, loss, eval.has_aux ? -eval.disc_difference / area : 0.0f);
+}
+
+NodeBias TreeSearch::StartValueBias(const PendingLeaf& leaf, float* win, float* loss) {
+  const Node& node = tree_.node(leaf.path.back());
+  // A node expanded again (its first expansion found the pool full) already holds a
+  // value: it stays out of the buckets.
+  if (leaf.path.size() < 2 || node.Visits() != 0) return {};
+  NodeBias bias;
+  bias.slot = bias_table_->Find(ValueBiasKey(leaf.position, node.move));
+  if (bias.slot == 0) return {};
+  bias.nn_value = *win - *loss;
+  if (params_.value_bias > 0) {
+    // Move the value, keep the draw probability: win and loss stay in [0, 1].
+    const float decisive = *win + *loss;
+    const float shift = params_.value_bias * static_cast<float>(bias_table_->Bias(bias.slot));
+    const float corrected = std::clamp(bias.nn_value + shift, -decisive, decisive);
+    *win = (decisive + corrected) / 2;
+    *loss = (decisive - corrected) / 2;
+  }
+  bias.own_value = static_cast<std::int32_t>(Fixed(*win) - Fixed(*loss));
+  return bias;
+}
+
+void TreeSearch::FinishBiasedPlayout(Node& node, const NodeBias& bias, std::int64_t win,
+                                     std::int64_t loss, std::int64_t score) {
+  core::MutexLock lock(bias_table_->Shard(bias.slot));
+  const float exponent = params_.value_bias_exponent;
+  const BiasContribution before = NodeContribution(node, bias, exponent);
+  node.FinishPlayout(win, loss, score, shared_);
+  bias_table_->Replace(bias.slot, before, NodeContribution(node, bias, exponent));
 }
 
 void TreeSearch::BackupProven(const std::vector<std::uint32_t>& path, const Node& node) {
@@ -242,7 +275,7 @@ std::uint32_t TreeSearch::SelectChild(std::uint32_t parent_index, bool at_root) 
 }
 
 bool TreeSearch::Expand(std::uint32_t index, const core::Position& position,
-                        const EvalOutput& eval, NodePool::Cursor& cursor) {
+                        const EvalOutput& eval, NodePool::Cursor& cursor, const NodeBias* bias) {
   Node& node = tree_.node(index);
   const core::Bitboard legal = position.LegalMoves();
   const int count = legal ? core::PopCount(legal) : 1;
@@ -266,6 +299,10 @@ bool TreeSearch::Expand(std::uint32_t index, const core::Position& position,
       child.prior = sum > 0 ? std::max(eval.policy[sq], 0.0f) / sum : 1.0f / count;
     });
   }
+  if (bias_nodes_) {
+    std::fill_n(bias_nodes_ + block, count, NodeBias{});  // no bucket until expanded
+    if (bias) bias_nodes_[index] = *bias;
+  }
   node.first_child = static_cast<std::uint32_t>(block);
   node.num_children = static_cast<std::uint8_t>(count);
   node.state.store(NodeState::kExpanded, std::memory_order_release);
@@ -276,7 +313,12 @@ void TreeSearch::Backup(const std::vector<std::uint32_t>& path, float win, float
                         float score) {
   std::int64_t w = Fixed(win), l = Fixed(loss), m = Fixed(std::clamp(score, -1.0f, 1.0f));
   for (std::size_t i = path.size(); i-- > 1;) {  // not the root (see Descend)
-    tree_.node(path[i]).FinishPlayout(w, l, m, shared_);
+    Node& node = tree_.node(path[i]);
+    if (bias_nodes_ && bias_nodes_[path[i]].slot != 0) {
+      FinishBiasedPlayout(node, bias_nodes_[path[i]], w, l, m);
+    } else {
+      node.FinishPlayout(w, l, m, shared_);
+    }
     std::swap(w, l);
     m = -m;
   }

@@ -65,6 +65,13 @@ struct SearchParams {
   // them), so that among moves of equal value the larger margin is preferred. 0: off
   // (win/draw/loss alone; evaluators without the head give no margin).
   float score_utility = 0.0f;
+  // KataGo's subtree value-bias correction (mcts/value_bias.h): a new leaf's value moves
+  // by this fraction of the mean error (subtree mean less the evaluator's value) that
+  // its move's local context has shown in the tree this game. 0: off (no table is made);
+  // KataGo uses 0.35.
+  float value_bias = 0.0f;
+  // Each node's error weighs (visits - 1)^this in its context's mean (KataGo: 0.8).
+  float value_bias_exponent = 0.8f;
   float fpu_reduction = 0.2f;   // unvisited child's value: parent's minus this * sqrt(visited prior)
   float root_fpu_reduction = 0.0f;
   int solver_empties = 10;      // solve leaves with at most this many empties (0: never;
@@ -263,11 +270,21 @@ class TreeSearch {
   void ExpandAndBackup(const PendingLeaf& leaf, const EvalOutput& eval,
                        NodePool::Cursor& cursor);
   std::uint32_t SelectChild(std::uint32_t parent, bool at_root);
+  // Expands the node (false: the pool is full); `bias`, if given, becomes its value-bias
+  // state before the expansion is published.
   bool Expand(std::uint32_t index, const core::Position& position, const EvalOutput& eval,
-              NodePool::Cursor& cursor);
+              NodePool::Cursor& cursor, const NodeBias* bias = nullptr);
   // Backs a playout's result up the path (not into the root): win/loss probabilities and
   // the final margin over the area, for the player who moved into the path's last node.
   void Backup(const std::vector<std::uint32_t>& path, float win, float loss, float score);
+  // A new leaf's value-bias state (value_bias.h): its bucket and evaluator value; moves
+  // `win` and `loss` (for the mover into it) by params_.value_bias times its bucket's
+  // bias, and records the value they back up.
+  NodeBias StartValueBias(const PendingLeaf& leaf, float* win, float* loss);
+  // Node::FinishPlayout for a node with a bucket: with its slot's shard held, and its
+  // error in the bucket replaced by the new one.
+  void FinishBiasedPlayout(Node& node, const NodeBias& bias, std::int64_t win,
+                           std::int64_t loss, std::int64_t score);
   // Backs up the result of a proven node at the path's end.
   void BackupProven(const std::vector<std::uint32_t>& path, const Node& node);
   void CancelPath(const std::vector<std::uint32_t>& path);
@@ -317,6 +334,10 @@ class TreeSearch {
   // Apply, read by Gather and Done, all on the one thread driving the search.
   bool root_pending_ = false;
   std::chrono::steady_clock::time_point start_;
+  // The tree's value-bias state (Tree::value_bias(), bias_nodes()), null when it has
+  // none; set by Restart(), read-only during the search.
+  ValueBiasTable* bias_table_ = nullptr;
+  NodeBias* bias_nodes_ = nullptr;
   // Counters written by every search thread, on their own cache line so that they do
   // not invalidate the read-mostly fields above.
   alignas(64) std::atomic<std::uint64_t> started_{0};  // playouts begun (visit limit)

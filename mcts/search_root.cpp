@@ -76,6 +76,9 @@ void TreeSearch::Restart(const SearchLimits& limits, bool full) {
   collisions_.store(0, kRelaxed);
   stop_.store(false, kRelaxed);
   start_ = std::chrono::steady_clock::now();
+  if (params_.value_bias > 0) tree_.EnableValueBias();
+  bias_table_ = tree_.value_bias();
+  bias_nodes_ = tree_.bias_nodes();
   saved_priors_.clear();
   root_solved_move_ = core::kPass;
 }

@@ -155,6 +155,9 @@ TEST(PlayerSpec, BadSpecsNameTheProblem) {
       {"model:x.ckpt,lcb=11", "lcb=11 is not a number in [0, 10]"},
       {"model:x.ckpt,cpuctstdev=-0.5", "cpuctstdev=-0.5 is not a number in [0, 10]"},
       {"model:x.ckpt,score=5", "score=5 is not a number in [0, 4]"},
+      {"model:x.ckpt,valuebias=1.5", "valuebias=1.5 is not a number in [0, 1]"},
+      {"model:x.ckpt,valuebias=-0.1", "valuebias=-0.1 is not a number in [0, 1]"},
+      {"model:x.ckpt,valuebias=lots", "valuebias=lots is not a number in [0, 1]"},
       {"gtp:", "needs the engine's command line"},
       {"gtp:/nonexistent/gtp-rhino -l 1", "program '/nonexistent/gtp-rhino' is not an executable file"},
       {"gtp:/tmp", "program '/tmp' is not an executable file"},
@@ -178,6 +181,28 @@ TEST(PlayerSpec, BadSpecsNameTheProblem) {
   EXPECT_EQ(MakeArenaPlayer("nboard:sh -x").name, "sh -x");  // found on PATH
   EXPECT_EQ(MakeArenaPlayer("alphabeta:4").name, "alphabeta4");
   EXPECT_EQ(MakeArenaPlayer("ab:8,solver=16").name, "alphabeta8-solve16");
+}
+
+// The subtree value-bias correction's key: a model player with it plays whole games.
+TEST(PlayerSpec, AModelWithTheValueBiasCorrectionPlays) {
+  const fs::path dir = TempDir("valuebias");
+  fs::create_directories(dir);
+  core::Rules six;
+  six.size = 6;
+  const std::string path = (dir / "six.ozm").string();
+  WriteTinyModel(path, six);
+  ArenaOptions options;
+  options.rules.size = 6;
+  options.games = 2;
+  std::ostringstream log;
+  const ArenaSummary summary = RunArena(
+      {MakeArenaPlayer("vb@model:" + path + ",visits=16,valuebias=0.35"), MakeArenaPlayer("random")},
+      options, log);
+  ASSERT_EQ(summary.games.size(), 2u);
+  for (const play::MatchResult& game : summary.games) {
+    EXPECT_EQ(game.end, play::MatchEnd::kNormal) << game.reason;
+  }
+  fs::remove_all(dir);
 }
 
 TEST(PlayerSpec, AnExportedModelPlaysOnlyTheBoardItWasTrainedFor) {
