@@ -80,7 +80,7 @@ void RegisterArena(CLI::App& app) {
                   "A player (repeat, at least two): random, greedy, alphabeta:D[,solver=E], "
                   "model:FILE[,visits=N,time=S,threads=T,solver=E," +
                       std::string(play::kPlayRootSolve.key) +
-                      "=E,cpuct=C,cpuctstdev=S,fpu=F,rootfpu=R,lcb=Z,score=W,device=D] (FILE: an exported "
+                      "=K,cpuct=C,cpuctstdev=S,fpu=F,rootfpu=R,lcb=Z,score=W,device=D] (FILE: an exported "
                   "model, or a checkpoint in a LibTorch build), "
                   "gtp:COMMAND, nboard:COMMAND; NAME@ in front names it (two players may not share a "
                   "name; models with the same file name are told apart by their folders)")

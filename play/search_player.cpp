@@ -56,6 +56,7 @@ void SearchPlayer::NewGame(const core::Game& game, const std::optional<TimeContr
 void SearchPlayer::MakeRootSolver() {
   if (options_.root_solve_empties > 0 && !root_solver_) {
     root_solver_ = std::make_unique<core::Solver>(kRootSolveTableMegabytes);
+    root_solver_->SetThreads(options_.params.threads);  // the search's threads solve too
   }
 }
 
