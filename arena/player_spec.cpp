@@ -34,6 +34,16 @@ double Number(const std::string& spec, const std::string& key, const std::string
   return v;
 }
 
+// `value` of the setting's key: a whole number in its range.
+int WholeNumber(const std::string& spec, const play::IntSetting& setting,
+                const std::string& value) {
+  const double v = Number(spec, setting.key, value, setting.low, setting.high);
+  if (v != static_cast<int>(v)) {
+    Fail(spec, std::string(setting.key) + "=" + value + " is not a whole number");
+  }
+  return static_cast<int>(v);
+}
+
 // "a=1,b=2" into a map; every key must be known.
 std::map<std::string, std::string> Options(const std::string& spec, const std::string& text,
                                            const std::vector<std::string>& known) {
@@ -68,9 +78,10 @@ std::string EngineName(const std::string& command) {
 ArenaPlayer ModelPlayer(const std::string& spec, const std::string& path,
                         const std::string& option_text, const PlayerDefaults& defaults,
                         const std::string& label) {
+  const play::IntSetting& root_solve = play::kPlayRootSolve;
   const auto options = Options(spec, option_text,
-                               {"visits", "time", "threads", "solver", "cpuct", "cpuctstdev", "fpu",
-                                "rootfpu", "lcb", "score", "valuebias", "device"});
+                               {"visits", "time", "threads", "solver", root_solve.key, "cpuct",
+                                "cpuctstdev", "fpu", "rootfpu", "lcb", "score", "device"});
   std::uint64_t visits = defaults.visits;
   double seconds = 0;
   for (const auto& [key, value] : options) {
@@ -86,6 +97,7 @@ ArenaPlayer ModelPlayer(const std::string& spec, const std::string& path,
       search.params.solver_empties =
           static_cast<int>(Number(spec, key, value, 0, mcts::kMaxSolverEmpties));
     }
+    if (key == root_solve.key) search.root_solve_empties = WholeNumber(spec, root_solve, value);
     if (key == "cpuct") search.params.c_puct = static_cast<float>(Number(spec, key, value, 0.01, 100));
     // c_puct scaled by the spread of the values (mcts::ExplorationStdevFactor's scale).
     if (key == "cpuctstdev") {
@@ -108,7 +120,10 @@ ArenaPlayer ModelPlayer(const std::string& spec, const std::string& path,
     }
     if (key == "device") device = value;
   }
-  if (search.visits == 1) search.params.solver_empties = 0;  // the raw policy
+  if (search.visits == 1) {  // the raw policy
+    search.params.solver_empties = 0;
+    search.root_solve_empties = 0;
+  }
   if (!defaults.load_model) Fail(spec, "this program cannot load models");
   nn::EvaluatorOptions model_options;
   model_options.device = device;

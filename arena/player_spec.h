@@ -2,7 +2,7 @@
 // Players from command-line specs, for the arena and training's evaluations:
 //
 //   [NAME@]random | greedy | alphabeta:DEPTH (or ab:DEPTH)[,solver=EMPTIES]
-//   [NAME@]model:PATH[,visits=N][,time=SECONDS][,threads=T][,solver=EMPTIES]
+//   [NAME@]model:PATH[,visits=N][,time=SECONDS][,threads=T][,solver=EMPTIES][,rootsolve=EMPTIES]
 //                          [,cpuct=C][,cpuctstdev=S][,fpu=F][,rootfpu=R][,lcb=Z][,score=W]
 //                          [,valuebias=L][,device=auto|cpu|cuda]
 //   [NAME@]gtp:COMMAND LINE        e.g. gtp:/usr/games/gtp-rhino -l 1

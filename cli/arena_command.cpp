@@ -7,6 +7,7 @@
 #include "core/rules.h"
 #include "arena/arena.h"
 #include "arena/player_spec.h"
+#include "play/search_player.h"
 
 namespace othello::cli {
 namespace {
@@ -77,7 +78,9 @@ void RegisterArena(CLI::App& app) {
       "Round-robin matches between players; every opening is played twice with colours swapped");
   cmd->add_option("--player", opt->players,
                   "A player (repeat, at least two): random, greedy, alphabeta:D[,solver=E], "
-                  "model:FILE[,visits=N,time=S,threads=T,solver=E,cpuct=C,cpuctstdev=S,fpu=F,rootfpu=R,lcb=Z,score=W,valuebias=L,device=D] (FILE: an exported "
+                  "model:FILE[,visits=N,time=S,threads=T,solver=E," +
+                      std::string(play::kPlayRootSolve.key) +
+                      "=K,cpuct=C,cpuctstdev=S,fpu=F,rootfpu=R,lcb=Z,score=W,valuebias=L,device=D] (FILE: an exported "
                   "model, or a checkpoint in a LibTorch build), "
                   "gtp:COMMAND, nboard:COMMAND; NAME@ in front names it (two players may not share a "
                   "name; models with the same file name are told apart by their folders)")

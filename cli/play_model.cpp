@@ -69,10 +69,14 @@ void AddDeviceOption(CLI::App& cmd, std::string& device, const std::string& what
 }
 
 play::Strength StrengthOptions::Resolve() const {
-  if (level) return play::StrengthForLevel(level);
   play::Strength s;
-  s.visits = visits;
-  s.seconds = seconds;
+  if (level) {
+    s = play::StrengthForLevel(level);
+  } else {
+    s.visits = visits;
+    s.seconds = seconds;
+  }
+  s.root_solve_empties = root_solve_empties;
   return s;
 }
 
@@ -85,6 +89,10 @@ void AddStrengthOptions(CLI::App& cmd, StrengthOptions& options) {
   cmd.add_option("--seconds", options.seconds, "Seconds per move (0: no limit)")
       ->capture_default_str()
       ->check(CLI::Range(0.0, 1e6));
+  const play::IntSetting& root_solve = play::kPlayRootSolve;
+  cmd.add_option("--root-solve", options.root_solve_empties, root_solve.help)
+      ->capture_default_str()
+      ->check(CLI::Range(root_solve.low, root_solve.high));
 }
 
 }  // namespace othello::cli

@@ -43,9 +43,10 @@ struct StrengthOptions {
   int level = 0;           // 1..10; 0: use visits/seconds
   std::uint64_t visits = play::kPlayVisits;
   double seconds = 0;
+  int root_solve_empties = play::kPlayRootSolve.value;
   play::Strength Resolve() const;
 };
-// --level, --visits, --seconds, each with its default in the help.
+// --level, --visits, --seconds, --root-solve, each with its default in the help.
 void AddStrengthOptions(CLI::App& cmd, StrengthOptions& options);
 
 }  // namespace othello::cli

@@ -5,6 +5,7 @@
 #include <cstdio>
 
 #include "core/notation.h"
+#include "play/root_solve.h"
 
 namespace othello::play {
 
@@ -184,7 +185,15 @@ Analysis GameSession::Analyze(double extra_seconds) {
   params.rules = game_.rules();
   const int ply = static_cast<int>(game_.moves().size());
   mcts::TreeSearch search(tree, evaluator_, params, seed_ * 7919 + ply);
-  const mcts::SearchResult result = mcts::RunSearch(search, evaluator_, limits, ply);
+  const int root_empties =
+      PlaysRawPolicy(limits.playouts, limits.seconds) ? 0 : strength_.root_solve_empties;
+  if (SolvesAtRoot(position, root_empties) && !root_solver_) {
+    root_solver_ = std::make_unique<core::Solver>(kRootSolveTableMegabytes);
+  }
+  const mcts::SearchResult result =
+      root_solver_ ? SolveOrSearch(search, evaluator_, limits, ply, root_empties,
+                                   SolverFor(*root_solver_))
+                   : mcts::RunSearch(search, evaluator_, limits, ply);
   Analysis analysis;
   analysis.playouts = result.playouts;
   analysis.seconds = result.seconds;

@@ -34,6 +34,7 @@ struct Strength {
   std::uint64_t visits = kPlayVisits;  // playouts per move (0: only the time limit)
   double seconds = 0;          // per move (0: only the playout limit)
   float temperature = 0;       // > 0: sample moves by visits^(1/T) (weaker, varied)
+  int root_solve_empties = kPlayRootSolve.value;  // solve the root from this many empties
   std::string Describe() const;
 };
 // Level 1 (weakest) .. 10; throws core::InputError outside that range.
@@ -161,6 +162,7 @@ class GameSession {
   bool ai_[2] = {false, true};                // who plays each colour (black, white)
   std::uint64_t seed_;
   GameTree tree_;  // follows the game, so a move's search builds on the last one
+  std::unique_ptr<core::Solver> root_solver_;  // made by the first root solve
   core::Rng rng_;  // the weaker levels' move sampling
 
   core::Square SampleMove(const mcts::SearchResult& result);

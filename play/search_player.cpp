@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include "play/root_solve.h"
+
 namespace othello::play {
 
 mcts::Tree& GameTree::Sync(const core::Game& game, std::size_t capacity) {
@@ -20,13 +22,17 @@ std::size_t TreeNodesFor(std::uint64_t visits, double seconds) {
                                 : std::size_t{4} << 20;
 }
 
+bool PlaysRawPolicy(std::uint64_t visits, double seconds) { return visits == 1 && seconds == 0; }
+
 SearchPlayerOptions PlaySearch(std::uint64_t visits, double seconds) {
   SearchPlayerOptions options;
   options.visits = visits;
   options.seconds_per_move = seconds;
   options.params.threads = 1;
   options.params.leaves_per_batch = 8;
-  options.params.solver_empties = visits == 1 && seconds == 0 ? 0 : kPlaySolverEmpties;
+  const bool raw_policy = PlaysRawPolicy(visits, seconds);
+  options.params.solver_empties = raw_policy ? 0 : kPlaySolverEmpties;
+  options.root_solve_empties = raw_policy ? 0 : kPlayRootSolve.value;
   options.params.lcb_stdevs = kPlayLcbStdevs;
   return options;
 }
@@ -44,6 +50,14 @@ void SearchPlayer::NewGame(const core::Game& game, const std::optional<TimeContr
   options_.params.rules = game.rules();
   tree_.Reset();
   tree_.Sync(game, options_.tree_nodes);  // allocated now, off the clock (4M nodes take a while)
+  MakeRootSolver();  // likewise
+}
+
+void SearchPlayer::MakeRootSolver() {
+  if (options_.root_solve_empties > 0 && !root_solver_) {
+    root_solver_ = std::make_unique<core::Solver>(kRootSolveTableMegabytes);
+    root_solver_->SetThreads(options_.params.threads);  // the search's threads solve too
+  }
 }
 
 PlayedMove SearchPlayer::GenMove(const core::Game& game, const MoveClock& clock) {
@@ -57,7 +71,10 @@ PlayedMove SearchPlayer::GenMove(const core::Game& game, const MoveClock& clock)
   }
   const int ply = static_cast<int>(game.moves().size());
   mcts::TreeSearch search(tree, evaluator_, options_.params, options_.seed + ply);
-  last_ = mcts::RunSearch(search, evaluator_, limits, ply);
+  MakeRootSolver();  // (when NewGame was not called)
+  last_ = root_solver_ ? SolveOrSearch(search, evaluator_, limits, ply,
+                                       options_.root_solve_empties, SolverFor(*root_solver_))
+                       : mcts::RunSearch(search, evaluator_, limits, ply);
   PlayedMove move{last_.move, std::nullopt};
   if (last_.exact) move.eval = last_.exact_score;
   return move;

@@ -10,6 +10,7 @@
 #include <memory>
 #include <string>
 
+#include "core/solver.h"
 #include "mcts/search.h"
 #include "play/player.h"
 
@@ -38,6 +39,21 @@ std::size_t TreeNodesFor(std::uint64_t visits, double seconds);
 inline constexpr std::uint64_t kPlayVisits = 400;
 // Play solves leaves exactly from this many empties (mcts::SearchParams::solver_empties).
 inline constexpr int kPlaySolverEmpties = 12;
+// A whole-number play setting, declared once: the key front ends know it by (an arena
+// player's KEY=N, `--root-solve`), its range, its default and one line of help.
+struct IntSetting {
+  const char* key;
+  int low;
+  int high;
+  int value;  // the default
+  const char* help;
+};
+// Play solves the root exactly from this many empties, inside the move's limits
+// (play/root_solve.h). The default 0 leaves the root to the search, whose leaf solver
+// proves a root of at most kPlaySolverEmpties empties.
+inline constexpr IntSetting kPlayRootSolve{
+    "rootsolve", 0, mcts::kMaxSolverEmpties, 0,
+    "Empties from which the exact solver plays the move, inside the move's time (0: off)"};
 // Play picks its move by the value's lower confidence bound, this many standard errors
 // below the mean (mcts::LcbChoice): at 200 playouts the reference model with it scored
 // 62.6% +- 4.4 against itself without (+90 Elo, 400 games; docs/benchmarks.md).
@@ -49,6 +65,7 @@ struct SearchPlayerOptions {
   std::uint64_t visits = kPlayVisits;  // playouts per move (0: no playout limit)
   double seconds_per_move = 0;      // 0: no per-move time limit
   std::size_t tree_nodes = 0;       // 0: sized from visits (4M nodes when unbounded)
+  int root_solve_empties = kPlayRootSolve.value;  // solve the root from this many empties
   std::uint64_t seed = 1;
 };
 
@@ -56,10 +73,13 @@ struct SearchPlayerOptions {
 // plays (GameSession, analysis, the arena's model: players, training's evaluations).
 // mcts::SearchParams' defaults (its c_puct and first-play urgency, no noise), the move
 // by the lower confidence bound (kPlayLcbStdevs), one thread, 8 leaves per batch, the
-// exact solver for leaves of at most kPlaySolverEmpties empties, and `visits` playouts
-// and/or `seconds` per move; 1 playout is the raw policy (no solver). Callers set
-// params.rules and may change threads.
+// exact solver for leaves of at most kPlaySolverEmpties empties (and for the root from
+// kPlayRootSolve's default), and `visits` playouts and/or `seconds` per move; 1 playout
+// is the raw policy (no solver). Callers set params.rules and may change threads.
 SearchPlayerOptions PlaySearch(std::uint64_t visits, double seconds = 0);
+// Whether a move of `visits` playouts and `seconds` plays the raw policy (one playout,
+// no time: no solver).
+bool PlaysRawPolicy(std::uint64_t visits, double seconds);
 
 class SearchPlayer : public Player {
  public:
@@ -73,9 +93,12 @@ class SearchPlayer : public Player {
   const mcts::SearchResult& last_result() const { return last_; }
 
  private:
+  void MakeRootSolver();  // with root_solve_empties, once
+
   mcts::Evaluator& evaluator_;
   SearchPlayerOptions options_;
   GameTree tree_;
+  std::unique_ptr<core::Solver> root_solver_;  // with root_solve_empties (from NewGame)
   mcts::SearchResult last_;
 };
 

@@ -158,6 +158,9 @@ TEST(PlayerSpec, BadSpecsNameTheProblem) {
       {"model:x.ckpt,valuebias=1.5", "valuebias=1.5 is not a number in [0, 1]"},
       {"model:x.ckpt,valuebias=-0.1", "valuebias=-0.1 is not a number in [0, 1]"},
       {"model:x.ckpt,valuebias=lots", "valuebias=lots is not a number in [0, 1]"},
+      {"model:x.ckpt,rootsolve=21", "rootsolve=21 is not a number in [0, 20]"},
+      {"model:x.ckpt,rootsolve=16.5", "rootsolve=16.5 is not a whole number"},
+      {"model:x.ckpt,rootsolve=", "rootsolve= is not a number"},
       {"gtp:", "needs the engine's command line"},
       {"gtp:/nonexistent/gtp-rhino -l 1", "program '/nonexistent/gtp-rhino' is not an executable file"},
       {"gtp:/tmp", "program '/tmp' is not an executable file"},
@@ -227,8 +230,11 @@ TEST(PlayerSpec, AnExportedModelPlaysOnlyTheBoardItWasTrainedFor) {
   }
   options.rules.size = 6;
   options.games = 4;
-  const ArenaSummary summary = RunArena({model, MakeArenaPlayer("random")}, options, log);
-  ASSERT_EQ(summary.games.size(), 4u);
+  // The root solve from 14 empties (its node budget at 2 playouts cuts some solves off).
+  const ArenaPlayer solving = MakeArenaPlayer("solving@model:" + path + ",visits=2,rootsolve=14");
+  const ArenaSummary summary =
+      RunArena({model, MakeArenaPlayer("random"), solving}, options, log);
+  ASSERT_EQ(summary.games.size(), 12u);
   for (const play::MatchResult& game : summary.games) {
     EXPECT_EQ(game.end, play::MatchEnd::kNormal) << game.reason;
   }

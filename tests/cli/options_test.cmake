@@ -9,7 +9,8 @@ run_ok("--port[^\n]*=8080.*--host[^\n]*=127\\.0\\.0\\.1.*--level[^\n]*=6.*--devi
 run_ok("--games[^\n]*=2\n.*--openings[^\n]*=random:4.*--parallel[^\n]*=1\n.*--visits[^\n]*=200 .*--device[^\n]*=auto.*--engine-timeout[^\n]*=60 .*--nboard-depth[^\n]*=20 .*--seed[^\n]*=1 "
        arena --help)
 foreach(command play gtp nboard)
-  run_ok("--visits[^\n]*=400 .*--seconds[^\n]*=0\n.*--seed[^\n]*=1 .*--device[^\n]*=auto" ${command} --help)
+  run_ok("--visits[^\n]*=400 .*--seconds[^\n]*=0\n.*--root-solve[^\n]*\\[0 - 20\\]=0\n.*--seed[^\n]*=1 .*--device[^\n]*=auto"
+         ${command} --help)
 endforeach()
 run_ok("--visits[^\n]*=200\n.*--exact-empties[^\n]*=14\n.*--device[^\n]*=auto" analyse --help)
 
@@ -17,6 +18,10 @@ run_ok("--visits[^\n]*=200\n.*--exact-empties[^\n]*=14\n.*--device[^\n]*=auto" a
 foreach(command play gtp nboard serve)
   run_fails("--device: unknown device 'gpu' \\(use auto, cpu, cuda or cuda:N\\)"
             ${command} --model ${WORK}/none.ozm --device gpu)
+endforeach()
+foreach(command play gtp nboard)
+  run_fails("--root-solve: Value 21 not in range 0 to 20" ${command} --model ${WORK}/none.ozm
+            --root-solve 21)
 endforeach()
 run_fails("--device: unknown device 'cuda:x'" analyse ${WORK}/none.txt --model ${WORK}/none.ozm
           --device cuda:x)
