@@ -81,7 +81,8 @@ ArenaPlayer ModelPlayer(const std::string& spec, const std::string& path,
   const play::IntSetting& root_solve = play::kPlayRootSolve;
   const auto options = Options(spec, option_text,
                                {"visits", "time", "threads", "solver", root_solve.key, "cpuct",
-                                "cpuctstdev", "fpu", "rootfpu", "lcb", "score", "device"});
+                                "cpuctstdev", "fpu", "rootfpu", "lcb", "score", "valuebias",
+                                "device"});
   std::uint64_t visits = defaults.visits;
   double seconds = 0;
   for (const auto& [key, value] : options) {
