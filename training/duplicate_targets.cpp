@@ -9,10 +9,6 @@
 namespace othello::training {
 namespace {
 
-core::Bitboard Join(const std::uint64_t parts[2]) {
-  return (static_cast<core::Bitboard>(parts[1]) << 64) | parts[0];
-}
-
 std::uint16_t Prob(double p) {
   return static_cast<std::uint16_t>(std::lround(std::clamp(p, 0.0, 1.0) * 65535));
 }
@@ -29,12 +25,13 @@ std::size_t DuplicateTargets::KeyHash::operator()(const Key& k) const {
 
 bool DuplicateTargets::Counts(const Sample& sample) const {
   if (!enabled() || sample.has_exact) return false;
-  const int discs = core::PopCount(Join(sample.player) | Join(sample.opponent));
-  return discs <= 4 + max_plies_;
+  const core::Position position = sample.ToPosition();
+  return core::PopCount(position.player() | position.opponent()) <= 4 + max_plies_;
 }
 
 DuplicateTargets::Key DuplicateTargets::Canonical(const Sample& sample, int* symmetry) {
-  const core::Bitboard player = Join(sample.player), opponent = Join(sample.opponent);
+  const core::Position position = sample.ToPosition();
+  const core::Bitboard player = position.player(), opponent = position.opponent();
   Key best{player, opponent};
   *symmetry = 0;
   for (int s = 1; s < 8; ++s) {
