@@ -29,8 +29,8 @@ namespace othello::play {
 // The share of a timed move's seconds the root solve may take.
 inline constexpr double kRootSolveTimeShare = 0.5;
 // Solver nodes the root solve may visit per playout of an untimed move's budget: about
-// one playout's cost (the shipped 8x8 model on one core: 0.29 ms a playout, the solver
-// 15.7 M nodes a second, so about 4,500 nodes a playout).
+// one playout's cost of the shipped 8x8 model on one core (measured in
+// docs/lab-notebook.md, 2026-12-07).
 inline constexpr std::uint64_t kRootSolveNodesPerPlayout = 5000;
 // The shortest search after an unfinished solve (0 seconds would mean no time limit).
 inline constexpr double kMinSearchSecondsAfterSolve = 0.001;
