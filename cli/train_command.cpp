@@ -121,11 +121,11 @@ void RunTrain(const TrainOptions& opt) {
 
 // `othello-zero config`: the reference rows of docs/configuration.md.
 void PrintConfigReference() {
-  std::cout << "| key | default | range |\n| --- | --- | --- |\n";
+  std::cout << "| key | default | range | meaning |\n| --- | --- | --- | --- |\n";
   for (const training::ConfigKey& key : training::ConfigReference()) {
     std::cout << "| `" << key.key << "` | "
               << (key.default_text.empty() ? "`\"\"`" : "`" + key.default_text + "`") << " | "
-              << key.range << " |\n";
+              << key.range << " | " << key.help << " |\n";
   }
 }
 
@@ -162,8 +162,9 @@ void RegisterTrain(CLI::App& app) {
 
 void RegisterConfig(CLI::App& app) {
   CLI::App* cmd = app.add_subcommand(
-      "config", "The training configuration's keys with their defaults and ranges (a Markdown "
-                "table: docs/configuration.md explains each)");
+      "config", "The training configuration's keys with their defaults, ranges and, where a "
+                "table declares it, their help (a Markdown table: docs/configuration.md "
+                "explains each)");
   cmd->callback([] { PrintConfigReference(); });
 }
 

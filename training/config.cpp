@@ -9,6 +9,7 @@
 #include "core/notation.h"
 #include "nn/evaluator.h"
 #include "nn/inference.h"
+#include "mcts/search_options.h"
 #include "training/config_reader.h"
 
 namespace othello::training {
@@ -69,41 +70,36 @@ float Float(ConfigReader& r, const std::string& key, float fallback, double lo, 
   return static_cast<float>(r.Double(key, fallback, lo, hi));
 }
 
-std::uint64_t Visits(ConfigReader& r, const std::string& key, std::uint64_t fallback) {
-  return static_cast<std::uint64_t>(r.Int(key, static_cast<int>(fallback), 1, 1 << 20));
-}
-
-void ReadRootMethods(ConfigReader& r, mcts::SearchParams& s) {
-  s.dirichlet_noise = r.Bool("search.dirichlet_noise", s.dirichlet_noise);
-  s.dirichlet_total = Float(r, "search.dirichlet_total", s.dirichlet_total, 0.01, 1000);
-  s.dirichlet_fraction = Float(r, "search.dirichlet_fraction", s.dirichlet_fraction, 0, 1);
-  s.forced_playouts = r.Bool("search.forced_playouts", s.forced_playouts);
-  s.gumbel = r.Bool("search.gumbel", s.gumbel);
-  s.gumbel_actions = r.Int("search.gumbel_actions", s.gumbel_actions, 1, 128);
-  s.temperature_start = Float(r, "search.temperature_start", s.temperature_start, 0, 10);
-  s.temperature_end = Float(r, "search.temperature_end", s.temperature_end, 0, 10);
-  s.temperature_halflife =
-      Float(r, "search.temperature_halflife", s.temperature_halflife, 0.1, 1000);
-  s.root_policy_temperature =
-      Float(r, "search.root_policy_temperature", s.root_policy_temperature, 0.1, 10);
+// One search setting by its row (mcts/search_options.h): its range, its help.
+void ReadSearchOption(ConfigReader& r, const mcts::SearchOption& option, mcts::SearchParams& s) {
+  using Type = mcts::SearchOption::Type;
+  const std::string key = std::string("search.") + option.name;
+  const double fallback = option.Get(s);
+  double value = fallback;
+  switch (option.type) {
+    case Type::kFloat: value = r.Double(key, fallback, option.low, option.high); break;
+    case Type::kInt:
+      value = r.Int(key, static_cast<int>(fallback), static_cast<int>(option.low),
+                    static_cast<int>(option.high));
+      break;
+    case Type::kBool: value = r.Bool(key, fallback != 0) ? 1 : 0; break;
+    case Type::kCount:
+      value = static_cast<double>(r.Int64(key, static_cast<std::int64_t>(fallback),
+                                          static_cast<std::int64_t>(option.low),
+                                          static_cast<std::int64_t>(option.high)));
+      break;
+  }
+  option.Set(s, value);
+  r.DescribeHelp(key, option.help);
 }
 
 void ReadSearch(ConfigReader& r, TrainingConfig& c) {
-  mcts::SearchParams& s = c.search;
-  s.c_puct = Float(r, "search.c_puct", s.c_puct, 0.01, 100);
-  s.cpuct_stdev_scale = Float(r, "search.cpuct_stdev_scale", s.cpuct_stdev_scale, 0, 10);
-  s.fpu_reduction = Float(r, "search.fpu_reduction", s.fpu_reduction, 0, 2);
-  s.root_fpu_reduction = Float(r, "search.root_fpu_reduction", s.root_fpu_reduction, 0, 2);
-  s.score_utility = Float(r, "search.score_utility", s.score_utility, 0, 4);
-  s.solver_empties = r.Int("search.solver_empties", s.solver_empties, 0, mcts::kMaxSolverEmpties);
-  s.full_visits = Visits(r, "search.full_visits", s.full_visits);
-  s.fast_visits = Visits(r, "search.fast_visits", s.fast_visits);
-  s.full_search_probability =
-      Float(r, "search.full_search_probability", s.full_search_probability, 0, 1);
-  ReadRootMethods(r, s);
+  for (const mcts::SearchOption& option : mcts::SearchOptions()) {
+    if (option.where & mcts::SearchOption::kInConfig) ReadSearchOption(r, option, c.search);
+  }
   c.tree_nodes = static_cast<std::size_t>(
       r.Int("search.tree_nodes", static_cast<int>(c.tree_nodes), 1000, 1 << 30));
-  s.rules = c.rules;
+  c.search.rules = c.rules;
 }
 
 void ReadOptimizer(ConfigReader& r, TrainingConfig& c) {

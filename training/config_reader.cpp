@@ -150,12 +150,18 @@ void ConfigReader::Record(const std::string& key, std::string default_text, std:
   for (ConfigKey& known : keys_) {
     if (known.key == key) return;  // read twice: the first read describes it
   }
-  keys_.push_back({key, std::move(default_text), std::move(range)});
+  keys_.push_back({key, std::move(default_text), std::move(range), ""});
 }
 
 void ConfigReader::DescribeRange(const std::string& key, const std::string& range) {
   for (ConfigKey& known : keys_) {
     if (known.key == key) known.range = range;
+  }
+}
+
+void ConfigReader::DescribeHelp(const std::string& key, const std::string& help) {
+  for (ConfigKey& known : keys_) {
+    if (known.key == key) known.help = help;
   }
 }
 

@@ -24,6 +24,8 @@ struct ConfigKey {
   std::string key;           // "train.batch_size"
   std::string default_text;  // "128"; "" for an empty string
   std::string range;         // "1..65536", "auto, fp32, bf16", "true, false", "any"
+  std::string help;          // the key's one line of help where a table declares it
+                             // (mcts/search_options.h); "" otherwise
 };
 
 class ConfigReader {
@@ -62,6 +64,8 @@ class ConfigReader {
   // Replaces the range recorded for `key` (read already) with `range`, for a value that a
   // further check narrows (e.g. "auto, cpu, cuda, cuda:N").
   void DescribeRange(const std::string& key, const std::string& range);
+  // Records the help of `key` (read already), from the table that declares it.
+  void DescribeHelp(const std::string& key, const std::string& help);
   // Every key read so far, in the order read.
   const std::vector<ConfigKey>& keys() const { return keys_; }
   const std::string& name() const { return name_; }

@@ -46,8 +46,9 @@ endif()
 
 # `othello-zero config`: the configuration reference's rows, from the code.
 execute_process(COMMAND ${EXE} config OUTPUT_VARIABLE out RESULT_VARIABLE rc)
-if(NOT rc EQUAL 0 OR NOT out MATCHES "\n\\| `train.batch_size` \\| `128` \\| 1..65536 \\|\n" OR
-   NOT out MATCHES "\n\\| `selfplay.threads` \\| `auto` \\| auto, 0..1024 \\|\n")
+if(NOT rc EQUAL 0 OR NOT out MATCHES "\n\\| `train.batch_size` \\| `128` \\| 1..65536 \\|  \\|\n" OR
+   NOT out MATCHES "\n\\| `selfplay.threads` \\| `auto` \\| auto, 0..1024 \\|  \\|\n" OR
+   NOT out MATCHES "\n\\| `search.c_puct` \\| `1.5` \\| 0.01..100 \\| PUCT exploration constant \\|\n")
   message(FATAL_ERROR "othello-zero config (${rc}) did not list the keys:\n${out}")
 endif()
 
