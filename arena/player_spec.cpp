@@ -8,10 +8,13 @@
 #include <filesystem>
 #include <map>
 #include <sstream>
+#include <type_traits>
 #include <vector>
 
 #include "play/basic_players.h"
 #include "play/engine_players.h"
+#include "mcts/search_options.h"
+#include "play/play_settings.h"
 #include "play/search_player.h"
 
 namespace othello::arena {
@@ -28,20 +31,34 @@ double Number(const std::string& spec, const std::string& key, const std::string
   const double v = std::strtod(value.c_str(), &end);
   if (value.empty() || *end || !std::isfinite(v) || v < low || v > high) {
     std::ostringstream range;  // "[0, 2]", not to_string's "[0.000000, 2.000000]"
+    range.precision(15);       // "1000000", not "1e+06"
     range << "[" << low << ", " << high << "]";
     Fail(spec, key + "=" + value + " is not a number in " + range.str());
   }
   return v;
 }
 
-// `value` of the setting's key: a whole number in its range.
-int WholeNumber(const std::string& spec, const play::IntSetting& setting,
-                const std::string& value) {
-  const double v = Number(spec, setting.key, value, setting.low, setting.high);
-  if (v != static_cast<int>(v)) {
+// `value` of a play setting's key: a number in its range, whole for a whole-number one.
+template <typename T>
+T SettingValue(const std::string& spec, const play::Setting<T>& setting,
+               const std::string& value) {
+  const double v = Number(spec, setting.key, value, static_cast<double>(setting.low),
+                          static_cast<double>(setting.high));
+  if (std::is_integral_v<T> && v != std::floor(v)) {
     Fail(spec, std::string(setting.key) + "=" + value + " is not a whole number");
   }
-  return static_cast<int>(v);
+  return static_cast<T>(v);
+}
+
+// `value` of a search setting's key, set in `params`.
+void SetSearchOption(const std::string& spec, const mcts::SearchOption& option,
+                     const std::string& value, mcts::SearchParams& params) {
+  char* end = nullptr;
+  const double parsed = std::strtod(value.c_str(), &end);
+  const double v = value.empty() || *end ? std::nan("") : parsed;  // NaN: "not a number in"
+  const std::string why = option.Check(v);
+  if (!why.empty()) Fail(spec, std::string(option.spec_key) + "=" + value + " " + why);
+  option.Set(params, v);
 }
 
 // "a=1,b=2" into a map; every key must be known.
@@ -78,46 +95,24 @@ std::string EngineName(const std::string& command) {
 ArenaPlayer ModelPlayer(const std::string& spec, const std::string& path,
                         const std::string& option_text, const PlayerDefaults& defaults,
                         const std::string& label) {
-  const play::IntSetting& root_solve = play::kPlayRootSolve;
-  const auto options = Options(spec, option_text,
-                               {"visits", "time", "threads", "solver", root_solve.key, "cpuct",
-                                "cpuctstdev", "fpu", "rootfpu", "lcb", "score", "valuebias",
-                                "device"});
+  const auto options = Options(spec, option_text, ModelPlayerKeys());
   std::uint64_t visits = defaults.visits;
-  double seconds = 0;
+  double seconds = play::kMoveSeconds.value;
   for (const auto& [key, value] : options) {
-    if (key == "visits") visits = static_cast<std::uint64_t>(Number(spec, key, value, 0, 1e9));
-    if (key == "time") seconds = Number(spec, key, value, 0, 1e6);
+    if (key == play::kArenaVisits.key) visits = SettingValue(spec, play::kArenaVisits, value);
+    if (key == play::kMoveSeconds.key) seconds = SettingValue(spec, play::kMoveSeconds, value);
   }
-  if (visits == 0 && seconds == 0) Fail(spec, "give visits=N or time=SECONDS (a search needs a limit)");
+  if (!play::HasLimit(visits, seconds)) {
+    Fail(spec, "give visits=N or time=SECONDS (a search needs a limit)");
+  }
   play::SearchPlayerOptions search = play::PlaySearch(visits, seconds);
   std::string device = defaults.device;
   for (const auto& [key, value] : options) {
-    if (key == "threads") search.params.threads = static_cast<int>(Number(spec, key, value, 1, 256));
-    if (key == "solver") {
-      search.params.solver_empties =
-          static_cast<int>(Number(spec, key, value, 0, mcts::kMaxSolverEmpties));
+    if (const mcts::SearchOption* option = mcts::SearchOptionForSpecKey(key)) {
+      SetSearchOption(spec, *option, value, search.params);
     }
-    if (key == root_solve.key) search.root_solve_empties = WholeNumber(spec, root_solve, value);
-    if (key == "cpuct") search.params.c_puct = static_cast<float>(Number(spec, key, value, 0.01, 100));
-    // c_puct scaled by the spread of the values (mcts::ExplorationStdevFactor's scale).
-    if (key == "cpuctstdev") {
-      search.params.cpuct_stdev_scale = static_cast<float>(Number(spec, key, value, 0, 10));
-    }
-    // First-play urgency (search.fpu_reduction and search.root_fpu_reduction's range).
-    if (key == "fpu") search.params.fpu_reduction = static_cast<float>(Number(spec, key, value, 0, 2));
-    if (key == "rootfpu") {
-      search.params.root_fpu_reduction = static_cast<float>(Number(spec, key, value, 0, 2));
-    }
-    // The final move by the value's lower confidence bound (mcts::LcbChoice), this many
-    // standard errors below the mean (play's default: play::kPlayLcbStdevs; 0: the most
-    // visits).
-    if (key == "lcb") search.params.lcb_stdevs = static_cast<float>(Number(spec, key, value, 0, 10));
-    // The score utility's weight (mcts::SearchParams::score_utility; 0: win/draw/loss alone).
-    if (key == "score") search.params.score_utility = static_cast<float>(Number(spec, key, value, 0, 4));
-    // The subtree value-bias correction's fraction (mcts::SearchParams::value_bias; 0: off).
-    if (key == "valuebias") {
-      search.params.value_bias = static_cast<float>(Number(spec, key, value, 0, 1));
+    if (key == play::kRootSolve.key) {
+      search.root_solve_empties = SettingValue(spec, play::kRootSolve, value);
     }
     if (key == "device") device = value;
   }
@@ -236,10 +231,11 @@ ArenaPlayer AlphaBetaSpecPlayer(const ParsedSpec& parsed) {
   const int depth = static_cast<int>(number);
   if (depth != number) Fail(spec, "the depth must be a whole number");
   int solve_empties = 0;
-  for (const auto& [key, value] : Options(spec, parsed.option_text, {"solver"})) {
-    const double empties = Number(spec, key, value, 0, mcts::kMaxSolverEmpties);
-    solve_empties = static_cast<int>(empties);
-    if (solve_empties != empties) Fail(spec, "solver=" + value + " is not a whole number of empties");
+  const mcts::SearchOption& solver = *mcts::FindSearchOption("solver_empties");
+  for (const auto& [key, value] : Options(spec, parsed.option_text, {solver.spec_key})) {
+    mcts::SearchParams params;  // the row's range and check, as a model player's solver=
+    SetSearchOption(spec, solver, value, params);
+    solve_empties = params.solver_empties;
   }
   ArenaPlayer player;
   player.name = play::AlphaBetaPlayer::AlphaBetaName(depth, solve_empties);
@@ -332,6 +328,32 @@ ArenaPlayer BuildPlayer(const ParsedSpec& parsed, const PlayerDefaults& defaults
 }
 
 }  // namespace
+
+std::vector<play::SettingText> ModelPlayerKeyTexts() {
+  std::vector<play::SettingText> rows;
+  for (const char* name : {play::kArenaVisits.name, play::kMoveSeconds.name, play::kRootSolve.name}) {
+    for (const play::SettingText& setting : play::PlaySettingsText()) {
+      if (setting.name == name) rows.push_back(setting);
+    }
+  }
+  const mcts::SearchParams play = play::PlaySearch(play::kArenaVisits.value).params;
+  for (const mcts::SearchOption& option : mcts::SearchOptions()) {
+    if (!option.spec_key) continue;
+    std::ostringstream default_text;
+    default_text << option.Get(play);
+    rows.push_back({option.name, "", option.spec_key, default_text.str(), option.RangeText(),
+                    option.help});
+  }
+  rows.push_back({"device", "--device", "device", "auto", "auto, cpu, cuda, cuda:N",
+                  "where the network runs (an exported model: the CPU only)"});
+  return rows;
+}
+
+std::vector<std::string> ModelPlayerKeys() {
+  std::vector<std::string> keys;
+  for (const play::SettingText& row : ModelPlayerKeyTexts()) keys.push_back(row.key);
+  return keys;
+}
 
 ArenaPlayer SearchArenaPlayer(const std::string& name, std::shared_ptr<mcts::Evaluator> evaluator,
                               const play::SearchPlayerOptions& options) {

@@ -2,9 +2,11 @@
 // Players from command-line specs, for the arena and training's evaluations:
 //
 //   [NAME@]random | greedy | alphabeta:DEPTH (or ab:DEPTH)[,solver=EMPTIES]
-//   [NAME@]model:PATH[,visits=N][,time=SECONDS][,threads=T][,solver=EMPTIES][,rootsolve=EMPTIES]
-//                          [,cpuct=C][,cpuctstdev=S][,fpu=F][,rootfpu=R][,lcb=Z][,score=W]
-//                          [,valuebias=L][,device=auto|cpu|cuda]
+//   [NAME@]model:PATH[,KEY=VALUE...]: the keys are ModelPlayerKeys(): play's budgets
+//                          (play/play_settings.h: visits=N, time=SECONDS, rootsolve=E),
+//                          the search's settings that have a player key
+//                          (mcts/search_options.h: threads, solver, cpuct, cpuctstdev,
+//                          fpu, rootfpu, lcb, score, valuebias) and device=auto|cpu|cuda
 //   [NAME@]gtp:COMMAND LINE        e.g. gtp:/usr/games/gtp-rhino -l 1
 //   [NAME@]nboard:COMMAND LINE     e.g. nboard:edax -nboard (searched to defaults.nboard_depth)
 //
@@ -26,6 +28,7 @@
 #include "core/error.h"
 #include "mcts/evaluator.h"
 #include "nn/model_loader.h"
+#include "play/play_settings.h"
 #include "play/search_player.h"
 
 namespace othello::arena {
@@ -33,7 +36,7 @@ namespace othello::arena {
 struct PlayerDefaults {
   // Reads model:PATH (an exported model; nn::LoadModel also reads checkpoints).
   nn::ModelLoader load_model = nn::LoadExportedModel;
-  std::uint64_t visits = 200;       // model playouts per move
+  std::uint64_t visits = play::kArenaVisits.value;  // model playouts per move
   std::string device = "auto";
   double engine_timeout_seconds = 60;  // untimed games: longest wait for an engine's move
   int nboard_depth = 20;
@@ -54,6 +57,13 @@ std::vector<ArenaPlayer> MakeArenaPlayers(const std::vector<std::string>& specs,
 // folders in front (checkpoints/ skipped) as tell it apart from every other file of
 // `paths` ("a/latest", "b/latest"). One file given twice gets one label.
 std::vector<std::string> ModelLabels(const std::vector<std::string>& paths);
+
+// The option keys of a model player's spec, in the order the help lists them.
+std::vector<std::string> ModelPlayerKeys();
+// Each of them as docs/evaluation.md's table of model keys writes it (tests/arena checks
+// the page against these rows): key, default (play's), range and help, read from
+// play/play_settings.h and mcts/search_options.h.
+std::vector<play::SettingText> ModelPlayerKeyTexts();
 
 // An arena player searching with a shared evaluator (each game gets its own seed).
 ArenaPlayer SearchArenaPlayer(const std::string& name, std::shared_ptr<mcts::Evaluator> evaluator,

@@ -25,8 +25,8 @@ namespace {
 struct AnalyseOptions {
   std::string model;
   std::string game;
-  std::uint64_t visits = 200;
-  int exact_empties = 14;
+  std::uint64_t visits = play::kAnalysisVisits.value;
+  int exact_empties = play::kExactEmpties.value;
   bool json = false;
   std::string device = "auto";
 };
@@ -173,13 +173,8 @@ void RegisterAnalyse(CLI::App& app) {
                   "start, or the transcript itself (e.g. f5d6c3...)")
       ->required();
   cmd->add_option("--model", opt->model, kModelHelp);
-  cmd->add_option("--visits", opt->visits, "Playouts per searched position")
-      ->capture_default_str()
-      ->check(CLI::Range(std::uint64_t{1}, std::uint64_t{1} << 32));
-  cmd->add_option("--exact-empties", opt->exact_empties,
-                  "Positions with at most this many empty squares are solved exactly")
-      ->capture_default_str()
-      ->check(CLI::Range(0, 24));
+  AddSetting(*cmd, play::kAnalysisVisits, opt->visits);
+  AddSetting(*cmd, play::kExactEmpties, opt->exact_empties);
   cmd->add_flag("--json", opt->json, "Machine-readable output (one JSON object)");
   AddDeviceOption(*cmd, opt->device);
   cmd->callback([opt] { RunAnalyse(*opt); });

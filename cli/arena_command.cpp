@@ -12,6 +12,13 @@
 namespace othello::cli {
 namespace {
 
+// "visits, time, ...": a model player's keys.
+std::string ModelKeysText() {
+  std::string text;
+  for (const std::string& key : arena::ModelPlayerKeys()) text += (text.empty() ? "" : ", ") + key;
+  return text;
+}
+
 // The defaults are the arena's and the player specs' own (arena/arena.h, player_spec.h).
 struct ArenaCommandOptions {
   std::vector<std::string> players;
@@ -78,10 +85,9 @@ void RegisterArena(CLI::App& app) {
       "Round-robin matches between players; every opening is played twice with colours swapped");
   cmd->add_option("--player", opt->players,
                   "A player (repeat, at least two): random, greedy, alphabeta:D[,solver=E], "
-                  "model:FILE[,visits=N,time=S,threads=T,solver=E," +
-                      std::string(play::kPlayRootSolve.key) +
-                      "=K,cpuct=C,cpuctstdev=S,fpu=F,rootfpu=R,lcb=Z,score=W,valuebias=L,device=D] (FILE: an exported "
-                  "model, or a checkpoint in a LibTorch build), "
+                  "model:FILE[,KEY=V...] (KEY: " + ModelKeysText() +
+                      "; docs/evaluation.md; FILE: an exported model, or a checkpoint in a "
+                      "LibTorch build), "
                   "gtp:COMMAND, nboard:COMMAND; NAME@ in front names it (two players may not share a "
                   "name; models with the same file name are told apart by their folders)")
       ->required();
@@ -104,8 +110,7 @@ void RegisterArena(CLI::App& app) {
                   "Time control MAIN+INC in seconds per player (e.g. 60+1; default: untimed)");
   cmd->add_option("--out", opt->out_dir, "Directory for the games (GGF, appended to games.ggf)");
   cmd->add_option("--json", opt->json, "Write the results as JSON to this file");
-  cmd->add_option("--visits", opt->visits, "Default playouts per move of model players")
-      ->capture_default_str();
+  AddSetting(*cmd, play::kArenaVisits, opt->visits);
   AddDeviceOption(*cmd, opt->device, "Default device of model players");
   cmd->add_option("--engine-timeout", opt->engine_timeout,
                   "Untimed games: seconds an outside engine may take for one move")

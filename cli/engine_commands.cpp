@@ -18,9 +18,9 @@ struct EngineCommandOptions {
 };
 
 void RunEngine(const EngineCommandOptions& opt, bool gtp) {
+  const play::Strength strength = opt.strength.Resolve();  // refused before the model loads
   const nn::LoadedModel model = LoadPlayModel(opt.model, opt.device);
-  play::GameSession session(*model.evaluator, model.rules, opt.strength.Resolve(), opt.seed,
-                            model.rules);
+  play::GameSession session(*model.evaluator, model.rules, strength, opt.seed, model.rules);
   if (gtp) {
     play::GtpEngine(session).Run(std::cin, std::cout);
   } else {

@@ -19,8 +19,8 @@ struct PlayOptions {
   int random_moves = 8;
   StrengthOptions strength;
   std::uint64_t seed = 1;
-  std::uint64_t hint_visits = 300;     // playouts of a hint's search
-  std::uint64_t analyse_visits = 200;  // playouts per searched position of `analyse`
+  std::uint64_t hint_visits = play::kHintVisits.value;
+  std::uint64_t analyse_visits = play::kAnalysisVisits.value;  // of the `analyse` command
   std::string device = "auto";
 };
 
@@ -187,10 +187,11 @@ core::Rules GameRules(const PlayOptions& opt, const nn::LoadedModel& model) {
 }
 
 void RunPlay(const PlayOptions& opt, std::istream& in, std::ostream& out) {
+  const play::Strength strength = opt.strength.Resolve();  // refused before the model loads
   const nn::LoadedModel model = LoadPlayModel(opt.model, opt.device);
   const core::Rules rules = GameRules(opt, model);
   if (opt.color != "black" && opt.color != "white") throw CliError("--color must be black or white");
-  play::GameSession session(*model.evaluator, rules, opt.strength.Resolve(), opt.seed, model.rules);
+  play::GameSession session(*model.evaluator, rules, strength, opt.seed, model.rules);
   session.set_human(opt.color == "black" ? core::Color::kBlack : core::Color::kWhite);
   out << "You play " << opt.color << " (X is black, O is white) against "
       << session.strength().Describe() << ". " << kHelp;
@@ -216,13 +217,9 @@ void RegisterPlay(CLI::App& app) {
       ->capture_default_str();
   AddStrengthOptions(*cmd, opt->strength);
   cmd->add_option("--seed", opt->seed, "Random seed")->capture_default_str();
-  cmd->add_option("--hint-visits", opt->hint_visits, "Playouts of a hint's search")
-      ->capture_default_str()
-      ->check(CLI::Range(std::uint64_t{1}, std::uint64_t{1} << 32));
-  cmd->add_option("--analyse-visits", opt->analyse_visits,
-                  "Playouts per searched position of the analyse command")
-      ->capture_default_str()
-      ->check(CLI::Range(std::uint64_t{1}, std::uint64_t{1} << 32));
+  AddSetting(*cmd, play::kHintVisits, opt->hint_visits);
+  AddSetting(*cmd, play::kAnalysisVisits, opt->analyse_visits, "--analyse-visits")
+      ->description("Playouts per searched position of the analyse command");
   AddDeviceOption(*cmd, opt->device);
   cmd->callback([opt] { RunPlay(*opt, std::cin, std::cout); });
 }

@@ -73,6 +73,10 @@ play::Strength StrengthOptions::Resolve() const {
   if (level) {
     s = play::StrengthForLevel(level);
   } else {
+    if (!play::HasLimit(visits, seconds)) {
+      throw core::InputError(std::string(play::kMoveVisits.flag) + " 0 needs " +
+                             play::kMoveSeconds.flag + " (a move needs a limit)");
+    }
     s.visits = visits;
     s.seconds = seconds;
   }
@@ -81,18 +85,13 @@ play::Strength StrengthOptions::Resolve() const {
 }
 
 void AddStrengthOptions(CLI::App& cmd, StrengthOptions& options) {
-  cmd.add_option("--level", options.level,
-                 "Strength level 1 (weakest) to 10; overrides --visits and --seconds "
-                 "(default: none, --visits and --seconds rule)")
-      ->check(CLI::Range(1, 10));
-  cmd.add_option("--visits", options.visits, "Playouts per move")->capture_default_str();
-  cmd.add_option("--seconds", options.seconds, "Seconds per move (0: no limit)")
-      ->capture_default_str()
-      ->check(CLI::Range(0.0, 1e6));
-  const play::IntSetting& root_solve = play::kPlayRootSolve;
-  cmd.add_option("--root-solve", options.root_solve_empties, root_solve.help)
-      ->capture_default_str()
-      ->check(CLI::Range(root_solve.low, root_solve.high));
+  const play::Setting<int>& level = play::kLevel;
+  cmd.add_option(level.flag, options.level,
+                 std::string(level.help) + " (default: none, --visits and --seconds rule)")
+      ->check(CLI::Range(level.low, level.high));
+  AddSetting(cmd, play::kMoveVisits, options.visits);
+  AddSetting(cmd, play::kMoveSeconds, options.seconds);
+  AddSetting(cmd, play::kRootSolve, options.root_solve_empties);
 }
 
 }  // namespace othello::cli

@@ -11,6 +11,7 @@
 #include "mcts/evaluator.h"
 #include "nn/model_loader.h"
 #include "play/game_session.h"
+#include "play/play_settings.h"
 
 namespace othello::cli {
 
@@ -39,11 +40,22 @@ inline constexpr const char* kModelHelp =
 void AddDeviceOption(CLI::App& cmd, std::string& device,
                      const std::string& what = "Device of the network");
 
+// `setting`'s option (play/play_settings.h): its flag (or `flag`), its help, its
+// default shown and its range checked.
+template <typename T>
+CLI::Option* AddSetting(CLI::App& cmd, const play::Setting<T>& setting, T& target,
+                        const char* flag = nullptr) {
+  return cmd.add_option(flag ? flag : setting.flag, target, setting.help)
+      ->capture_default_str()
+      ->check(CLI::Range(setting.low, setting.high));
+}
+
 struct StrengthOptions {
-  int level = 0;           // 1..10; 0: use visits/seconds
-  std::uint64_t visits = play::kPlayVisits;
-  double seconds = 0;
-  int root_solve_empties = play::kPlayRootSolve.value;
+  int level = play::kLevel.value;  // 1..10; 0: use visits/seconds
+  std::uint64_t visits = play::kMoveVisits.value;
+  double seconds = play::kMoveSeconds.value;
+  int root_solve_empties = play::kRootSolve.value;
+  // Throws core::InputError when neither a level, playouts nor seconds limit a move.
   play::Strength Resolve() const;
 };
 // --level, --visits, --seconds, --root-solve, each with its default in the help.

@@ -13,7 +13,7 @@ struct ServeOptions {
   std::string model;
   std::string host = "127.0.0.1";
   int port = 8080;
-  int level = 6;
+  int level = play::kServeLevel;
   std::uint64_t seed = 1;
   std::string device = "auto";
 };
@@ -45,9 +45,10 @@ void RegisterServe(CLI::App& app) {
   cmd->add_option("--port", opt->port, "Port")->capture_default_str()->check(CLI::Range(1, 65535));
   cmd->add_option("--host", opt->host, "Address to listen on (127.0.0.1: this machine only)")
       ->capture_default_str();
-  cmd->add_option("--level", opt->level, "Default strength level 1-10 (the page can change it)")
+  cmd->add_option(play::kLevel.flag, opt->level,
+                  "The page's first strength level, 1 (weakest) to 10 (the page can change it)")
       ->capture_default_str()
-      ->check(CLI::Range(1, 10));
+      ->check(CLI::Range(play::kLevel.low, play::kLevel.high));
   cmd->add_option("--seed", opt->seed, "Random seed")->capture_default_str();
   AddDeviceOption(*cmd, opt->device);
   cmd->callback([opt] { RunServe(*opt); });

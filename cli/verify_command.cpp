@@ -24,7 +24,7 @@ struct VerifyOptions {
   std::string replies = "all";
   std::string value = "wld";
   std::size_t hash_mb = 256;
-  std::uint64_t visits = 200;
+  std::uint64_t visits = play::kArenaVisits.value;
   std::string json;
 };
 
@@ -122,7 +122,7 @@ void RegisterVerify(CLI::App& app) {
       ->check(CLI::IsMember({"wld", "score"}));
   cmd->add_option("--hash-mb", opt->hash_mb, "Solver transposition table (MiB)")
       ->check(CLI::Range(1, 1 << 16));
-  cmd->add_option("--visits", opt->visits, "Default playouts per move of model players");
+  AddSetting(*cmd, play::kArenaVisits, opt->visits);
   cmd->add_option("--json", opt->json, "Write the report as JSON to this file");
   cmd->callback([opt] { RunVerify(*opt); });
 }

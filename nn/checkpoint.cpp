@@ -7,6 +7,7 @@
 #include "core/error.h"
 #include "core/file_io.h"
 #include "nn/binary_io.h"
+#include "nn/file_magic.h"
 #include "nn/model_file.h"
 #include "nn/optimizer_state.h"
 #include "nn/rules_json.h"
@@ -15,7 +16,7 @@
 namespace othello::nn {
 namespace {
 
-constexpr char kMagic[8] = {'O', 'Z', 'C', 'K', 'P', 'T', '0', '1'};
+constexpr const char (&kMagic)[8] = kCheckpointMagic;
 // The prefix of the trained weights' names in the optimizer-state section.
 const std::string kTrainedPrefix = "trained/";
 const std::string kAuxPrefix = "aux/";
@@ -55,8 +56,8 @@ struct Sections {
 
 // Magic, version, section sizes (each checked against what remains) and checksum.
 Sections ReadContainer(std::string_view file, const std::string& name) {
-  if (file.size() < 12 || std::memcmp(file.data(), kMagic, 6) != 0) {
-    Fail(name, file.size() < 12 && file.size() >= 6 && std::memcmp(file.data(), kMagic, 6) == 0
+  if (file.size() < 12 || std::memcmp(file.data(), kMagic, kCheckpointMagicCompared) != 0) {
+    Fail(name, file.size() < 12 && file.size() >= 6 && std::memcmp(file.data(), kMagic, kCheckpointMagicCompared) == 0
                    ? "truncated: " + std::to_string(file.size()) + " bytes"
                    : "not an othello-zero checkpoint (bad magic)");
   }

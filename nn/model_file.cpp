@@ -12,6 +12,7 @@
 #include "core/hash.h"
 #include "core/rng.h"
 #include "nn/binary_io.h"
+#include "nn/file_magic.h"
 #include "nn/json_fields.h"
 #include "nn/rules_json.h"
 
@@ -19,7 +20,7 @@ namespace othello::nn {
 
 namespace {
 
-constexpr char kMagic[8] = {'O', 'Z', 'M', 'O', 'D', 'E', 'L', '\0'};
+constexpr const char (&kMagic)[8] = kModelFileMagic;
 
 [[noreturn]] void Fail(const std::string& path, const std::string& what) {
   throw core::InputError("model file " + path + ": " + what);

@@ -27,6 +27,14 @@ struct LoadedModel {
 
 struct ModelFile;
 
+// What a model file is, by its first bytes (nn/file_magic.h).
+enum class ModelFileKind { kExportedModel, kCheckpoint, kNeither };
+// Throws core::InputError "model PATH: cannot be opened: <the system's reason>" (or "is a
+// folder") when the file cannot be read.
+ModelFileKind ProbeModelFile(const std::string& path);
+// "model PATH: neither an exported model nor a checkpoint (...)": the error for kNeither.
+core::InputError NotAModelError(const std::string& path);
+
 // Throws core::InputError "NAME: an exported model runs on the CPU (...)" unless
 // `options` ask for the CPU (auto or cpu): exported models run with Eigen.
 void CheckExportedModelDevice(const std::string& name, const EvaluatorOptions& options);

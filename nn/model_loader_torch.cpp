@@ -10,8 +10,11 @@
 namespace othello::nn {
 
 LoadedModel LoadModel(const std::string& path, const EvaluatorOptions& options) {
-  if (!std::ifstream(path)) throw core::InputError("model " + path + ": cannot be opened");
-  if (IsModelFile(path)) return LoadExportedModel(path, options);
+  switch (ProbeModelFile(path)) {
+    case ModelFileKind::kExportedModel: return LoadExportedModel(path, options);
+    case ModelFileKind::kCheckpoint: break;
+    case ModelFileKind::kNeither: throw NotAModelError(path);
+  }
   Checkpoint checkpoint = LoadCheckpoint(path);
   LoadedModel model;
   model.rules = checkpoint.rules.value_or(core::Rules{});

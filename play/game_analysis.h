@@ -34,12 +34,13 @@
 
 #include "core/game.h"
 #include "mcts/evaluator.h"
+#include "play/play_settings.h"
 
 namespace othello::play {
 
 struct AnalysisOptions {
-  std::uint64_t visits = 200;  // playouts per searched position (>= 1)
-  int exact_empties = 14;      // positions with at most this many empties are solved (0: none)
+  std::uint64_t visits = kAnalysisVisits.value;  // playouts per searched position (>= 1)
+  int exact_empties = kExactEmpties.value;  // solved from this many empties (0: none)
 };
 
 enum class MoveMark { kNone, kInaccuracy, kMistake, kBlunder };

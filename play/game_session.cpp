@@ -23,8 +23,9 @@ std::string Strength::Describe() const {
 
 Strength StrengthForLevel(int level) {
   static const std::uint64_t kVisits[] = {1, 1, 4, 16, 32, 64, 128, 256, 512, 1024};
-  if (level < 1 || level > 10) {
-    throw core::InputError("level " + std::to_string(level) + " is out of range (1-10)");
+  if (!kLevel.Contains(level)) {
+    throw core::InputError("level " + std::to_string(level) + " is out of range (" +
+                           std::to_string(kLevel.low) + "-" + std::to_string(kLevel.high) + ")");
   }
   Strength s;
   s.visits = kVisits[level - 1];
@@ -180,7 +181,7 @@ Analysis GameSession::Analyze(double extra_seconds) {
   if (extra_seconds > 0) {
     limits.seconds = limits.seconds > 0 ? std::min(limits.seconds, extra_seconds) : extra_seconds;
   }
-  if (limits.playouts == 0 && limits.seconds == 0) limits.playouts = kPlayVisits;
+  if (limits.playouts == 0 && limits.seconds == 0) limits.playouts = kMoveVisits.value;
   mcts::SearchParams params = PlaySearch(limits.playouts, limits.seconds).params;
   params.rules = game_.rules();
   const int ply = static_cast<int>(game_.moves().size());

@@ -31,10 +31,10 @@
 namespace othello::play {
 
 struct Strength {
-  std::uint64_t visits = kPlayVisits;  // playouts per move (0: only the time limit)
+  std::uint64_t visits = kMoveVisits.value;  // playouts per move (0: only the time limit)
   double seconds = 0;          // per move (0: only the playout limit)
   float temperature = 0;       // > 0: sample moves by visits^(1/T) (weaker, varied)
-  int root_solve_empties = kPlayRootSolve.value;  // solve the root from this many empties
+  int root_solve_empties = kRootSolve.value;  // solve the root from this many empties
   std::string Describe() const;
 };
 // Level 1 (weakest) .. 10; throws core::InputError outside that range.

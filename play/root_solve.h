@@ -1,6 +1,6 @@
 #pragma once
 // The exact solver at the root of play's search. When the position to move has at most
-// `empties` empty squares (play::kPlayRootSolve: SearchPlayerOptions::root_solve_empties,
+// `empties` empty squares (play::kRootSolve: SearchPlayerOptions::root_solve_empties,
 // Strength::root_solve_empties, an arena player's rootsolve=N), play solves it before
 // searching: win/draw/loss first (core::Solver::SolveWld, the cheaper proof), then the
 // exact margin with what is left, and plays the solver's move (a proven loss whose margin

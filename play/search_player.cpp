@@ -18,8 +18,10 @@ mcts::Tree& GameTree::Sync(const core::Game& game, std::size_t capacity) {
 }
 
 std::size_t TreeNodesFor(std::uint64_t visits, double seconds) {
-  return visits && seconds == 0 ? static_cast<std::size_t>(visits) * 24 + 4096
-                                : std::size_t{4} << 20;
+  constexpr std::size_t kUnbounded = std::size_t{4} << 20;
+  // Beyond kMaxVisits (a caller that skipped the range check) the product could wrap.
+  if (visits == 0 || seconds > 0 || visits > kMaxVisits) return kUnbounded;
+  return static_cast<std::size_t>(visits) * 24 + 4096;
 }
 
 bool PlaysRawPolicy(std::uint64_t visits, double seconds) { return visits == 1 && seconds == 0; }
@@ -32,7 +34,7 @@ SearchPlayerOptions PlaySearch(std::uint64_t visits, double seconds) {
   options.params.leaves_per_batch = 8;
   const bool raw_policy = PlaysRawPolicy(visits, seconds);
   options.params.solver_empties = raw_policy ? 0 : kPlaySolverEmpties;
-  options.root_solve_empties = raw_policy ? 0 : kPlayRootSolve.value;
+  options.root_solve_empties = raw_policy ? 0 : kRootSolve.value;
   options.params.lcb_stdevs = kPlayLcbStdevs;
   return options;
 }

@@ -12,6 +12,7 @@
 
 #include "core/solver.h"
 #include "mcts/search.h"
+#include "play/play_settings.h"
 #include "play/player.h"
 
 namespace othello::play {
@@ -32,40 +33,23 @@ class GameTree {
 
 // Nodes a tree needs for searches of `visits` playouts (0: unlimited) and `seconds`
 // (0: unlimited): room for every playout's expansion, or 4M nodes for timed or
-// unlimited searches.
+// unlimited searches (and for more than kMaxVisits playouts, which no front end allows).
 std::size_t TreeNodesFor(std::uint64_t visits, double seconds);
 
-// Play's default budget: playouts per move.
-inline constexpr std::uint64_t kPlayVisits = 400;
 // Play solves leaves exactly from this many empties (mcts::SearchParams::solver_empties).
 inline constexpr int kPlaySolverEmpties = 12;
-// A whole-number play setting, declared once: the key front ends know it by (an arena
-// player's KEY=N, `--root-solve`), its range, its default and one line of help.
-struct IntSetting {
-  const char* key;
-  int low;
-  int high;
-  int value;  // the default
-  const char* help;
-};
-// Play solves the root exactly from this many empties, inside the move's limits
-// (play/root_solve.h). The default 0 leaves the root to the search, whose leaf solver
-// proves a root of at most kPlaySolverEmpties empties.
-inline constexpr IntSetting kPlayRootSolve{
-    "rootsolve", 0, mcts::kMaxSolverEmpties, 0,
-    "Empties from which the exact solver plays the move, inside the move's time (0: off)"};
 // Play picks its move by the value's lower confidence bound, this many standard errors
-// below the mean (mcts::LcbChoice): at 200 playouts the reference model with it scored
-// 62.6% +- 4.4 against itself without (+90 Elo, 400 games; docs/benchmarks.md).
+// below the mean (mcts::LcbChoice; its measurement:
+// docs/benchmarks.md#levers-measured-with-the-strength-benchmark).
 inline constexpr float kPlayLcbStdevs = 2.0f;
 
 struct SearchPlayerOptions {
   std::string name = "mcts";
   mcts::SearchParams params;        // the game's rules replace params.rules
-  std::uint64_t visits = kPlayVisits;  // playouts per move (0: no playout limit)
+  std::uint64_t visits = kMoveVisits.value;  // playouts per move (0: no playout limit)
   double seconds_per_move = 0;      // 0: no per-move time limit
   std::size_t tree_nodes = 0;       // 0: sized from visits (4M nodes when unbounded)
-  int root_solve_empties = kPlayRootSolve.value;  // solve the root from this many empties
+  int root_solve_empties = kRootSolve.value;  // solve the root from this many empties
   std::uint64_t seed = 1;
 };
 
@@ -74,7 +58,7 @@ struct SearchPlayerOptions {
 // mcts::SearchParams' defaults (its c_puct and first-play urgency, no noise), the move
 // by the lower confidence bound (kPlayLcbStdevs), one thread, 8 leaves per batch, the
 // exact solver for leaves of at most kPlaySolverEmpties empties (and for the root from
-// kPlayRootSolve's default), and `visits` playouts and/or `seconds` per move; 1 playout
+// kRootSolve's default), and `visits` playouts and/or `seconds` per move; 1 playout
 // is the raw policy (no solver). Callers set params.rules and may change threads.
 SearchPlayerOptions PlaySearch(std::uint64_t visits, double seconds = 0);
 // Whether a move of `visits` playouts and `seconds` plays the raw policy (one playout,

@@ -1,6 +1,7 @@
 // WebApi: routing, reading requests and the state reply (play/web_api.h).
 #include "play/web_api.h"
 
+#include <limits>
 #include <string_view>
 
 #include "core/notation.h"
@@ -35,6 +36,18 @@ int IntField(const json& j, const char* key, int fallback, int min, int max) {
                      " to " + std::to_string(max)};
   }
   return static_cast<int>(v.get<std::int64_t>());
+}
+
+int SettingField(const json& j, const Setting<int>& setting, int fallback) {
+  return IntField(j, setting.key, fallback, setting.low, setting.high);
+}
+
+std::uint64_t SettingField(const json& j, const Setting<std::uint64_t>& setting,
+                           std::uint64_t fallback) {
+  static_assert(kMaxVisits <= static_cast<std::uint64_t>(std::numeric_limits<int>::max()));
+  return static_cast<std::uint64_t>(IntField(j, setting.key, static_cast<int>(fallback),
+                                             static_cast<int>(setting.low),
+                                             static_cast<int>(setting.high)));
 }
 
 double NumberField(const json& j, const char* key, double fallback, double min, double max) {

@@ -17,9 +17,10 @@
 // Replies are JSON but for the page's files; bad requests (malformed JSON, wrong types,
 // unknown values, illegal moves, a move out of turn or out of time) get status 400 with
 // {"error": "..."} naming the problem, unknown paths 404, wrong methods 405. Work per
-// request is bounded: hints up to kMaxHintVisits playouts, an analysis up to
-// kMaxAnalysisVisits playouts per position with the solver up to kMaxExactEmpties
-// empties, one analysis at a time (a new one cancels the last).
+// request is bounded by play's limits (play/play_settings.h, the same as the play
+// commands'): a hint's playouts by kHintVisits, an analysis's by kAnalysisVisits and
+// kExactEmpties; one analysis at a time (a new one cancels the last, and it can be
+// cancelled).
 // The game is shared by every client: its loop is GameSession's; this class translates
 // requests and replies, keeps the clock, the graph's evaluations and the analysis job.
 //
@@ -52,10 +53,7 @@ struct HttpReply {
   std::string body;
 };
 
-// Bounds on the work one request may ask for.
-inline constexpr int kMaxHintVisits = 5000;
-inline constexpr int kMaxAnalysisVisits = 2000;
-inline constexpr int kMaxExactEmpties = 16;
+// The longest game clock a request may set.
 inline constexpr double kMaxClockSeconds = 3 * 3600;
 
 class WebApi {

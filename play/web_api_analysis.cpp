@@ -90,10 +90,8 @@ std::string WebApi::GraphJson() {
 
 HttpReply WebApi::StartAnalysis(const Request& request) {
   AnalysisOptions options;
-  options.visits = static_cast<std::uint64_t>(
-      web::IntField(request.body, "visits", static_cast<int>(options.visits), 1, kMaxAnalysisVisits));
-  options.exact_empties =
-      web::IntField(request.body, "exact_empties", options.exact_empties, 0, kMaxExactEmpties);
+  options.visits = web::SettingField(request.body, kAnalysisVisits, options.visits);
+  options.exact_empties = web::SettingField(request.body, kExactEmpties, options.exact_empties);
   if (request.body.contains("game")) LoadGame(web::StringField(request.body, "game", ""));
   const core::Game game = session_.LineGame();
   if (game.moves().empty()) throw BadRequest{"there is no move to analyse"};

@@ -149,7 +149,7 @@ HttpReply WebApi::NewGame(const Request& request) {
   const core::Rules rules = NewGameRules(body, session_.rules());
   const Mode mode = ModeField(body);
   const core::Color human = ColorField(body, "color", "black");
-  const int level = web::IntField(body, "level", level_, 1, 10);
+  const int level = web::SettingField(body, kLevel, level_);
   const std::optional<TimeControl> control = ClockField(body);
   const bool wait = web::BoolField(body, "wait", false);
   std::optional<core::Error> error;
@@ -212,10 +212,10 @@ HttpReply WebApi::Step(const Request&) {
 }
 
 HttpReply WebApi::Hints(const Request& request) {
-  const int visits = web::IntField(request.body, "visits", 300, 1, kMaxHintVisits);
+  const std::uint64_t visits = web::SettingField(request.body, kHintVisits, kHintVisits.value);
   if (Over()) throw BadRequest{"the game is over"};
   if (!session_.game().position().HasLegalMove()) throw BadRequest{"the side to move has no move"};
-  const Analysis analysis = session_.Hints(static_cast<std::uint64_t>(visits));
+  const Analysis analysis = session_.Hints(visits);
   const int size = session_.rules().size;
   json hints = json::array();
   for (const MoveEvaluation& m : analysis.moves) hints.push_back(MoveJson(m, size));

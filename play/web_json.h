@@ -6,6 +6,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "play/play_settings.h"
 #include "play/web_api.h"
 
 namespace othello::play::web {
@@ -24,6 +25,10 @@ int IntField(const json& j, const char* key, int fallback, int min, int max);
 double NumberField(const json& j, const char* key, double fallback, double min, double max);
 std::string StringField(const json& j, const char* key, const std::string& fallback);
 bool BoolField(const json& j, const char* key, bool fallback);
+// A play setting's field (play/play_settings.h): its key, its range.
+int SettingField(const json& j, const Setting<int>& setting, int fallback);
+std::uint64_t SettingField(const json& j, const Setting<std::uint64_t>& setting,
+                           std::uint64_t fallback);
 
 // "X", "O" and "-" for the squares, a1 first (the page's board strings).
 std::string BoardText(const core::Position& position);

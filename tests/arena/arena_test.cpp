@@ -6,6 +6,7 @@
 #include <map>
 #include <sstream>
 
+#include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
 #include "arena/arena.h"
@@ -14,7 +15,10 @@
 #include "core/hash.h"
 #include "core/notation.h"
 #include "core/rng.h"
+#include "mcts/search_options.h"
 #include "nn/model_file.h"
+#include "nn/model_loader.h"
+#include "tests/markdown_table.h"
 
 namespace othello::arena {
 namespace {
@@ -81,6 +85,33 @@ TEST(Arena, EveryOpeningIsPlayedTwiceWithColoursSwapped) {
   const std::string json = ArenaJson(summary, options);
   EXPECT_NE(json.find("\"games_per_pair\": 6"), std::string::npos) << json;
   fs::remove_all(dir);
+}
+
+// With a deadline the games go opening by opening across the pairs (a match cut short has
+// played every pair alike), and none starts once it has passed.
+TEST(Arena, ADeadlineStopsNewGamesAndInterleavesThePairs) {
+  std::vector<ArenaPlayer> players = {MakeArenaPlayer("ab:1"), MakeArenaPlayer("random"),
+                                      MakeArenaPlayer("greedy")};
+  ArenaOptions options;
+  options.games = 4;
+  options.gauntlet = true;
+  options.deadline_seconds = 1e9;  // never reached: every game, in the deadline's order
+  std::ostringstream log;
+  const ArenaSummary all = RunArena(players, options, log);
+  ASSERT_EQ(all.games.size(), 8u);
+  EXPECT_EQ(all.unplayed, 0);
+  for (std::size_t g = 0; g < all.games.size(); ++g) {
+    const core::GgfRecord& record = all.games[g].record;
+    const std::string opponent = record.black_name == "alphabeta1" ? record.white_name
+                                                                   : record.black_name;
+    EXPECT_EQ(opponent, g % 2 == 0 ? "random" : "greedy") << "game " << g;
+    EXPECT_EQ(record.black_name == "alphabeta1", (g / 2) % 2 == 0) << "game " << g;
+  }
+  options.deadline_seconds = 1e-9;  // passed before the first game is handed out
+  const ArenaSummary none = RunArena(players, options, log);
+  EXPECT_EQ(none.games.size(), 0u);
+  EXPECT_EQ(none.unplayed, 8);
+  for (const PairResult& p : none.pairs) EXPECT_EQ(p.games(), 0);
 }
 
 TEST(Arena, GauntletPlaysOnlyTheFirstPlayer) {
@@ -167,7 +198,10 @@ TEST(PlayerSpec, BadSpecsNameTheProblem) {
       {"nboard:oz-no-such-engine -x", "program 'oz-no-such-engine' is not on PATH"},
       {"@random", "name before '@' is empty"},
       {"ab:4,foo=1", "unknown option 'foo' (known: solver)"},
-      {"ab:4,solver=2.5", "solver=2.5 is not a whole number of empties"},
+      {"ab:4,solver=2.5", "solver=2.5 is not a whole number"},
+      {"model:x.ckpt,threads=0", "threads=0 is not a number in [1, 256]"},
+      {"model:x.ckpt,visits=1000001", "visits=1000001 is not a number in [0, 1000000]"},
+      {"model:x.ckpt,visits=0", "give visits=N or time=SECONDS"},
       {"ab:4,solver=30", "solver=30 is not a number in [0, 20]"},
   };
   for (const auto& [spec, expected] : cases) {
@@ -250,7 +284,8 @@ TEST(PlayerSpec, WithoutLibTorchACheckpointIsRefusedClearly) {
     MakeArenaPlayer("model:" + path);
     ADD_FAILURE() << "a checkpoint was read by the LibTorch-free loader";
   } catch (const core::InputError& e) {
-    EXPECT_NE(std::string(e.what()).find("not an exported model file"), std::string::npos)
+    EXPECT_NE(std::string(e.what()).find("a checkpoint, which this build cannot read"),
+              std::string::npos)
         << e.what();
     EXPECT_NE(std::string(e.what()).find(path), std::string::npos) << e.what();
   }
@@ -261,6 +296,88 @@ TEST(PlayerSpec, WithoutLibTorchACheckpointIsRefusedClearly) {
     EXPECT_NE(std::string(e.what()).find("device"), std::string::npos) << e.what();
   }
   fs::remove_all(dir);
+}
+
+// A file that is neither model file, a missing file and a folder: each says what it is
+// (the loader of every front end, nn::LoadExportedModel).
+TEST(PlayerSpec, AFileThatIsNoModelSaysWhatItIs) {
+  const fs::path dir = TempDir("notamodel");
+  fs::create_directories(dir);
+  const std::string text = (dir / "notes.txt").string();
+  std::ofstream(text) << "a text file\n";
+  const auto error = [](const std::string& path) -> std::string {
+    try {
+      nn::LoadExportedModel(path);
+    } catch (const core::InputError& e) {
+      return e.what();
+    }
+    return "no error";
+  };
+  EXPECT_EQ(nn::ProbeModelFile(text), nn::ModelFileKind::kNeither);
+  EXPECT_THAT(error(text), ::testing::HasSubstr("model " + text +
+                                                ": neither an exported model"));
+  EXPECT_THAT(error(text), ::testing::HasSubstr("nor a checkpoint"));
+  const std::string missing = (dir / "missing.ozm").string();
+  EXPECT_EQ(error(missing), "model " + missing + ": cannot be opened: No such file or directory");
+  EXPECT_EQ(error(dir.string()), "model " + dir.string() + ": is a folder, not a model file");
+  std::ofstream(dir / "empty.ozm");
+  EXPECT_EQ(nn::ProbeModelFile((dir / "empty.ozm").string()), nn::ModelFileKind::kNeither);
+  fs::remove_all(dir);
+}
+
+// docs/evaluation.md's table of a model player's keys lists each as it is declared:
+// "| `key` | default | range | help... |".
+TEST(PlayerSpec, TheModelKeysInTheDocsAreTheDeclarations) {
+  const std::string path = std::string(OZ_DOCS_DIR) + "/evaluation.md";
+  const auto rows = test::MarkdownRows(path);
+  ASSERT_FALSE(rows.empty()) << "cannot read " << path;
+  for (const play::SettingText& key : ModelPlayerKeyTexts()) {
+    const auto it = rows.find("`" + key.key + "`");
+    if (it == rows.end()) {
+      ADD_FAILURE() << path << " has no row for the key " << key.key;
+      continue;
+    }
+    const std::vector<std::string>& cells = it->second;
+    ASSERT_EQ(cells.size(), 4u) << key.key;
+    EXPECT_EQ(cells[1], key.default_text) << key.key;
+    EXPECT_EQ(cells[2], key.range) << key.key;
+    EXPECT_EQ(cells[3].substr(0, key.help.size()), key.help) << key.key;
+  }
+}
+
+// A search setting's range is its declaration's, for every player key that sets one.
+TEST(PlayerSpec, SearchKeysTakeTheirDeclaredRanges) {
+  for (const mcts::SearchOption& option : mcts::SearchOptions()) {
+    if (!option.spec_key) continue;
+    const std::string key = option.spec_key;
+    const auto error = [&](const std::string& value) -> std::string {
+      try {
+        MakeArenaPlayer("model:/no/such/model.ozm," + key + "=" + value);
+      } catch (const core::InputError& e) {
+        return e.what();
+      }
+      return "accepted";
+    };
+    std::ostringstream above;
+    above << option.high * 2 + 1;
+    EXPECT_THAT(error(above.str()), ::testing::HasSubstr(key + "=" + above.str() + " is not"))
+        << key;
+    EXPECT_THAT(error("x"), ::testing::HasSubstr(key + "=x is not a number")) << key;
+    std::ostringstream high;
+    high << option.high;
+    // In range: refused only for the missing file.
+    EXPECT_THAT(error(high.str()), ::testing::HasSubstr("cannot be opened")) << key;
+  }
+  EXPECT_THAT(
+      [] {
+        try {
+          MakeArenaPlayer("model:/no/such/model.ozm,visits=-5");
+        } catch (const core::InputError& e) {
+          return std::string(e.what());
+        }
+        return std::string("accepted");
+      }(),
+      ::testing::HasSubstr("visits=-5 is not a number in [0, 1000000]"));
 }
 
 TEST(PlayerSpec, ModelFilesWithOneStemAreToldApartByTheirFolders) {

@@ -6,10 +6,10 @@ include(${CMAKE_CURRENT_LIST_DIR}/common.cmake)
 
 run_ok("--port[^\n]*=8080.*--host[^\n]*=127\\.0\\.0\\.1.*--level[^\n]*=6.*--device[^\n]*=auto"
        serve --help)
-run_ok("--games[^\n]*=2\n.*--openings[^\n]*=random:4.*--parallel[^\n]*=1\n.*--visits[^\n]*=200 .*--device[^\n]*=auto.*--engine-timeout[^\n]*=60 .*--nboard-depth[^\n]*=20 .*--seed[^\n]*=1 "
+run_ok("--games[^\n]*=2\n.*--openings[^\n]*=random:4.*--parallel[^\n]*=1\n.*--visits[^\n]*=200\n.*--device[^\n]*=auto.*--engine-timeout[^\n]*=60 .*--nboard-depth[^\n]*=20 .*--seed[^\n]*=1 "
        arena --help)
 foreach(command play gtp nboard)
-  run_ok("--visits[^\n]*=400 .*--seconds[^\n]*=0\n.*--root-solve[^\n]*\\[0 - 20\\]=0\n.*--seed[^\n]*=1 .*--device[^\n]*=auto"
+  run_ok("--visits[^\n]*=400\n.*--seconds[^\n]*=0\n.*--root-solve[^\n]*\\[0 - 20\\]=0\n.*--seed[^\n]*=1 .*--device[^\n]*=auto"
          ${command} --help)
 endforeach()
 run_ok("--visits[^\n]*=200\n.*--exact-empties[^\n]*=14\n.*--device[^\n]*=auto" analyse --help)
@@ -23,6 +23,25 @@ foreach(command play gtp nboard)
   run_fails("--root-solve: Value 21 not in range 0 to 20" ${command} --model ${WORK}/none.ozm
             --root-solve 21)
 endforeach()
+# Every budget has its range (play/play_settings.h): a negative count is not wrapped
+# around, a move needs a limit, and no budget can overflow the tree's size.
+foreach(command play gtp nboard)
+  run_fails("--visits: Value -5 not in range 0 to 1000000" ${command} --model ${WORK}/none.ozm
+            --visits -5)
+  run_fails("--visits: Value 1000001 not in range 0 to 1000000" ${command}
+            --model ${WORK}/none.ozm --visits 1000001)
+  run_fails("--visits 0 needs --seconds \\(a move needs a limit\\)" ${command}
+            --model ${WORK}/none.ozm --visits 0)
+  run_fails("--seconds: Value -1 not in range" ${command} --model ${WORK}/none.ozm --seconds -1)
+endforeach()
+run_fails("--hint-visits: Value 0 not in range 1 to 1000000" play --model ${WORK}/none.ozm
+          --hint-visits 0)
+run_fails("--visits: Value 0 not in range 1 to 1000000" analyse ${WORK}/none.txt
+          --model ${WORK}/none.ozm --visits 0)
+run_fails("--exact-empties: Value 25 not in range 0 to 24" analyse ${WORK}/none.txt
+          --model ${WORK}/none.ozm --exact-empties 25)
+run_fails("--visits: Value -1 not in range 0 to 1000000" arena --player random --player greedy
+          --visits -1)
 run_fails("--device: unknown device 'cuda:x'" analyse ${WORK}/none.txt --model ${WORK}/none.ozm
           --device cuda:x)
 run_fails("--device: unknown device 'GPU'" arena --player random --player greedy --device GPU)

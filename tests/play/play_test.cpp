@@ -14,7 +14,9 @@
 #include "play/basic_players.h"
 #include "play/engine_players.h"
 #include "play/match.h"
+#include "play/play_settings.h"
 #include "play/search_player.h"
+#include "tests/markdown_table.h"
 
 namespace othello::play {
 namespace {
@@ -329,6 +331,37 @@ TEST(Engines, GRhinoOnTheClock) {
   const MatchResult out = PlayMatch(random, rhino, setup);
   EXPECT_EQ(out.end, MatchEnd::kNormal) << out.reason;
   EXPECT_EQ(out.record.time_control, "30+1");
+}
+
+// docs/play.md's table of limits lists every play setting as play_settings.h declares it:
+// "| `name` | options | `key` | default | range | help... |".
+TEST(PlaySettings, TheTableInTheDocsIsTheDeclaration) {
+  const std::string path = std::string(OZ_DOCS_DIR) + "/play.md";
+  const auto rows = test::MarkdownRows(path);
+  ASSERT_FALSE(rows.empty()) << "cannot read " << path;
+  for (const SettingText& setting : PlaySettingsText()) {
+    const auto it = rows.find("`" + setting.name + "`");
+    if (it == rows.end()) {
+      ADD_FAILURE() << path << " has no row for " << setting.name;
+      continue;
+    }
+    const std::vector<std::string>& cells = it->second;
+    ASSERT_EQ(cells.size(), 6u) << setting.name;
+    EXPECT_NE(cells[1].find("`" + setting.flag + "`"), std::string::npos) << setting.name;
+    EXPECT_EQ(cells[2], "`" + setting.key + "`") << setting.name;
+    EXPECT_EQ(cells[3], setting.default_text) << setting.name;
+    EXPECT_EQ(cells[4], setting.range) << setting.name;
+    EXPECT_EQ(cells[5].substr(0, setting.help.size()), setting.help) << setting.name;
+  }
+}
+
+TEST(PlaySettings, TheTreeForAnyBudgetIsBoundedAndNeverWraps) {
+  EXPECT_EQ(TreeNodesFor(400, 0), 400u * 24 + 4096);
+  EXPECT_EQ(TreeNodesFor(kMaxVisits, 0), kMaxVisits * 24 + 4096);
+  EXPECT_EQ(TreeNodesFor(0, 0), std::size_t{4} << 20);            // no playout limit
+  EXPECT_EQ(TreeNodesFor(400, 1.5), std::size_t{4} << 20);        // timed
+  EXPECT_EQ(TreeNodesFor(std::uint64_t{1} << 62, 0), std::size_t{4} << 20);  // past any range
+  EXPECT_EQ(TreeNodesFor(~std::uint64_t{0}, 0), std::size_t{4} << 20);
 }
 
 }  // namespace

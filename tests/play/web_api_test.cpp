@@ -112,7 +112,7 @@ TEST_F(WebApiTest, TwoPeopleWithHintsForEitherSide) {
   for (const json& h : hints["hints"]) {
     EXPECT_TRUE(h.contains("discs") && h.contains("win") && h.contains("visits")) << h;
   }
-  EXPECT_NE(Refused("/api/hints", R"({"visits": 100000})").find("'visits' must be from 1 to 5000"),
+  EXPECT_NE(Refused("/api/hints", R"({"visits": 1000001})").find("'visits' must be from 1 to 1000000"),
             std::string::npos);
   // Undo takes one ply back, as either person may have moved.
   s = Post("/api/undo");
@@ -343,7 +343,7 @@ TEST_F(WebApiTest, AnalysisRunsInTheBackgroundAndFindsTheLossesTheSolverProves) 
   EXPECT_GE(exact, 8);  // the last plies, from 10 empties on
   EXPECT_TRUE(a["totals"].contains("black") && a["totals"]["white"].contains("blunders"));
   // Bounds and bad values.
-  EXPECT_NE(Refused("/api/analysis", R"({"visits": 2001})").find("'visits' must be from 1 to 2000"),
+  EXPECT_NE(Refused("/api/analysis", R"({"visits": 1000001})").find("'visits' must be from 1 to 1000000"),
             std::string::npos);
   EXPECT_NE(Refused("/api/analysis", R"({"exact_empties": 30})").find("'exact_empties'"), std::string::npos);
   EXPECT_NE(Refused("/api/analysis", R"({"game": "f5zz"})").find("transcript:"), std::string::npos);
