@@ -149,6 +149,9 @@ std::string GtpEngine::ShowBoard(const Args&) {
 }
 
 std::string GtpEngine::FinalScore(const Args&) {
+  // The discs of a game under way are not its score: refused, as GTP allows ("cannot
+  // score").
+  if (!session_.game().IsOver()) Error("cannot score: the game is not over");
   const core::Outcome outcome = core::Score(session_.game().position(), session_.rules());
   if (outcome.black_margin == 0) return "0";
   return (outcome.black_margin > 0 ? "B+" : "W+") + std::to_string(std::abs(outcome.black_margin));

@@ -1,7 +1,8 @@
 #pragma once
 // The GTP engine (`othello-zero gtp`), as Othello engines speak GTP (e.g. GRhino):
 // protocol_version, name, version, known_command, list_commands, boardsize N,
-// clear_board, play COLOR MOVE, genmove COLOR, undo, showboard, final_score,
+// clear_board, play COLOR MOVE, genmove COLOR, undo, showboard, final_score (once the
+// game is over; before, "? cannot score"),
 // time_settings MAIN BYO STONES, time_left COLOR SECONDS STONES, quit.
 // Colours are b/black/w/white; moves a1..j10 or pass. A play or genmove for the colour
 // not to move is accepted when the side to move must pass (the pass is played first).

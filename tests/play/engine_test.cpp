@@ -73,7 +73,7 @@ TEST(GtpEngine, ScriptedSession) {
       {"time_settings 60 0 0", "=\n\n"},
       {"time_left black 30 0", "=\n\n"},
       {"time_left black soon 0", "\\? 'soon' is not a time in seconds\n\n"},
-      {"final_score", "= 0\n\n"},
+      {"final_score", "\\? cannot score: the game is not over\n\n"},
       {"frobnicate", "\\? unknown command\n\n"},
       {"", ""},
       {"# a comment", ""},
