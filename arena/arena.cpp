@@ -1,5 +1,6 @@
 #include "arena/arena.h"
 
+#include <algorithm>
 #include <atomic>
 #include <cmath>
 #include <exception>
@@ -8,12 +9,14 @@
 #include <set>
 #include <sstream>
 #include <thread>
+#include <utility>
 
 #include <nlohmann/json.hpp>
 
 #include "core/file_io.h"
 #include "core/notation.h"
 #include "core/rng.h"
+#include "core/stopwatch.h"
 #include "core/thread_annotations.h"
 
 namespace othello::arena {
@@ -166,6 +169,12 @@ class ArenaRunner {
       core::MutexLock lock(mutex_);  // uncontended: no thread runs yet
       jobs_ = Schedule(players_, options_.gauntlet, openings_per_pair, summary_);
     }
+    if (options_.deadline_seconds > 0) {  // opening by opening, each pair in turn
+      std::stable_sort(jobs_.begin(), jobs_.end(), [](const Job& x, const Job& y) {
+        return std::make_pair(x.opening, x.swapped) < std::make_pair(y.opening, y.swapped);
+      });
+    }
+    began_ = core::SteadyClock::now();
     CheckTrainedRules(players_, options_.rules);
     ggf_ = OpenGameFile(options_.out_dir);
     std::vector<std::thread> threads;
@@ -174,12 +183,17 @@ class ArenaRunner {
     for (std::thread& t : threads) t.join();
     core::MutexLock lock(mutex_);  // uncontended: every thread is joined
     if (first_error_) std::rethrow_exception(first_error_);
+    summary_.unplayed = static_cast<int>(jobs_.size() - summary_.games.size());
     return std::move(summary_);
   }
 
  private:
   void Work() EXCLUDES(mutex_) {
     for (std::size_t j; (j = next_++) < jobs_.size();) {
+      if (options_.deadline_seconds > 0 &&
+          core::SecondsSince(began_) >= options_.deadline_seconds) {
+        return;
+      }
       try {
         Record(jobs_[j], Play(j));
       } catch (...) {
@@ -239,6 +253,7 @@ class ArenaRunner {
   std::vector<std::vector<core::Square>> openings_;
   std::vector<Job> jobs_;
   std::string ggf_;
+  core::SteadyClock::time_point began_;
 
   std::atomic<std::size_t> next_{0};  // the next job to hand out
   // Guards the rest, and the writes to the game file and log_ (unchecked).

@@ -42,6 +42,11 @@ struct ArenaOptions {
   std::optional<play::TimeControl> time;
   std::string out_dir;                // games.ggf goes here ("" : nowhere)
   std::uint64_t seed = 1;
+  // Start no game this many seconds after the match began (0: no limit); games under way
+  // finish. With a limit the games go opening by opening across the pairs, so that a
+  // match cut short has played every pair alike (training's evaluations keep to their
+  // share of the run this way).
+  double deadline_seconds = 0;
 };
 
 // Results of a against b (from a's side).
@@ -61,6 +66,7 @@ struct ArenaSummary {
   std::vector<std::string> players;
   std::vector<PairResult> pairs;
   std::vector<play::MatchResult> games;  // in the order they finished
+  int unplayed = 0;                      // games not started: the deadline had passed
 };
 
 // The position every arena game starts from before its opening moves.

@@ -52,14 +52,22 @@ std::vector<std::string> EvaluationOpponents(const TrainingConfig& config) {
 }
 
 bool EvaluationBudget::Allows(double run_seconds) {
-  if (share_ <= 0 || seconds_ == 0 || seconds_ + last_ <= share_ * run_seconds) return true;
+  if (share_ <= 0) return true;
+  const double game = games_ > 0 ? seconds_ / games_ : 0;
+  const double allowance = Allowance(run_seconds);
+  if (allowance > 0 && allowance >= game) return true;
   ++skipped_;
   return false;
 }
 
-void EvaluationBudget::Spent(double seconds) {
-  last_ = seconds;
+double EvaluationBudget::Allowance(double run_seconds) const {
+  if (share_ <= 0) return 0;
+  return std::max(0.0, share_ * run_seconds - seconds_);
+}
+
+void EvaluationBudget::Spent(double seconds, int games) {
   seconds_ += seconds;
+  games_ += games;
 }
 
 namespace {
@@ -113,12 +121,22 @@ CheckpointEvaluation::CheckpointEvaluation(const TrainingConfig& config, const s
 
 EvaluationReport CheckpointEvaluation::Evaluate(nn::OthelloNet& candidate, std::int64_t step,
                                                 std::shared_ptr<mcts::Evaluator> current,
-                                                std::int64_t current_step) {
+                                                std::int64_t current_step,
+                                                double deadline_seconds) {
   const std::vector<arena::ArenaPlayer> players = Players(candidate, step, current, current_step);
-  const arena::ArenaOptions options = MatchOptions(step);
+  arena::ArenaOptions options = MatchOptions(step);
+  options.deadline_seconds = deadline_seconds;
   std::ostringstream game_log;  // one line per game: not for the training log
   const arena::ArenaSummary summary = arena::RunArena(players, options, game_log);
   EvaluationReport report = Scores(summary, step, current_step);
+  report.games = static_cast<int>(summary.games.size());
+  report.json["games"] = report.games;
+  if (summary.unplayed > 0) {
+    report.json["games_unplayed"] = summary.unplayed;
+    report.text += " | " + std::to_string(report.games) + " of " +
+                   std::to_string(report.games + summary.unplayed) +
+                   " games (the rest past eval.max_share)";
+  }
   arena::EloOptions elo;
   elo.fixed = ladder_;  // empty: anchored on random
   AddRatings(arena::FitElo(arena::ScoredGames(arena::ReadGgfGames({options.out_dir})), elo),
@@ -191,15 +209,21 @@ EvaluationReport CheckpointEvaluation::Scores(const arena::ArenaSummary& summary
 }
 
 void CheckpointEvaluation::AddRatings(const std::vector<arena::Rating>& ratings,
-                                      const std::string& candidate, EvaluationReport& report) {
+                                      const std::string& candidate,
+                                      EvaluationReport& report) const {
   nlohmann::json elo = nlohmann::json::object();
   for (const arena::Rating& r : ratings) {
     elo[r.name] = r.elo;
     if (r.name == candidate) {
       report.json["elo"] = r.elo;
       report.json["elo_ci95"] = r.ci95;
-      char part[64];
-      std::snprintf(part, sizeof part, " | Elo %.0f +- %.0f", r.elo, r.ci95);
+      // The scale: the fixed ladder's ratings (scripts/ladder/ladder.csv) held, or, without
+      // a ladder, this run's evaluation games alone; random plays at 0 on both.
+      const bool ladder = !ladder_.empty();
+      report.json["elo_scale"] = ladder ? "ladder" : "run";
+      char part[128];
+      std::snprintf(part, sizeof part, " | Elo %.0f +- %.0f (%s)", r.elo, r.ci95,
+                    ladder ? "ladder scale, random = 0" : "this run's games, random = 0");
       report.text += part;
     }
   }

@@ -39,21 +39,26 @@ inline constexpr const char* kGRhinoPath = "/usr/games/gtp-rhino";
 // where kGRhinoPath exists).
 std::vector<std::string> EvaluationOpponents(const TrainingConfig& config);
 
-// The time budget of evaluations (eval.max_share): an evaluation may start when what
-// the evaluations took so far plus the last one's duration stays within `share` of the
-// run's time (the first one always may; share 0: no limit).
+// The time budget of evaluations (eval.max_share), kept from the first checkpoint on: an
+// evaluation may take what the evaluations have not yet used of `share` of the run's
+// time (Allowance; its games stop starting then, arena::ArenaOptions::deadline_seconds),
+// and starts only when that is at least one evaluation game's mean duration so far (any
+// time left, before the first game). Share 0: no limit.
 class EvaluationBudget {
  public:
   explicit EvaluationBudget(double share) : share_(share) {}
   bool Allows(double run_seconds);  // counts a refusal
-  void Spent(double seconds);
+  // Seconds the next evaluation may take at `run_seconds` (0: no limit, with share 0).
+  double Allowance(double run_seconds) const;
+  void Spent(double seconds, int games);
   double seconds() const { return seconds_; }
   double Share(double run_seconds) const { return seconds_ / std::max(1e-9, run_seconds); }
   int skipped() const { return skipped_; }
 
  private:
   double share_;
-  double seconds_ = 0, last_ = 0;
+  double seconds_ = 0;
+  int games_ = 0;
   int skipped_ = 0;
 };
 
@@ -61,6 +66,7 @@ struct EvaluationReport {
   nlohmann::json json;  // step, per-opponent results, ratings, gate
   std::string text;     // one line for the log
   bool gate_passed = true;
+  int games = 0;        // played
 };
 
 class CheckpointEvaluation {
@@ -69,9 +75,11 @@ class CheckpointEvaluation {
   CheckpointEvaluation(const TrainingConfig& config, const std::string& run_dir);
 
   // Plays `candidate` (at `step`) against the opponents, the last eval.previous
-  // checkpoints and, with gating, the self-play model (`current` at `current_step`).
+  // checkpoints and, with gating, the self-play model (`current` at `current_step`),
+  // starting no game after `deadline_seconds` (0: no limit; EvaluationBudget::Allowance).
   EvaluationReport Evaluate(nn::OthelloNet& candidate, std::int64_t step,
-                            std::shared_ptr<mcts::Evaluator> current, std::int64_t current_step);
+                            std::shared_ptr<mcts::Evaluator> current, std::int64_t current_step,
+                            double deadline_seconds = 0);
 
  private:
   // The steps of Evaluate: the gauntlet's players (the candidate first), the match
@@ -82,8 +90,8 @@ class CheckpointEvaluation {
   arena::ArenaOptions MatchOptions(std::int64_t step) const;
   EvaluationReport Scores(const arena::ArenaSummary& summary, std::int64_t step,
                           std::int64_t current_step) const;
-  static void AddRatings(const std::vector<arena::Rating>& ratings, const std::string& candidate,
-                         EvaluationReport& report);
+  void AddRatings(const std::vector<arena::Rating>& ratings, const std::string& candidate,
+                  EvaluationReport& report) const;
   bool Gating() const { return config_.eval_gate > 0; }
 
   const TrainingConfig& config_;

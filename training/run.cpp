@@ -8,6 +8,8 @@
 #include <stdexcept>
 #include <thread>
 
+#include <unistd.h>
+
 #include <nlohmann/json.hpp>
 
 #include "core/error.h"
@@ -20,6 +22,7 @@
 #include "nn/rules_json.h"
 #include "training/distributed.h"
 #include "training/evaluation.h"
+#include "training/progress_line.h"
 #include "training/replay_buffer.h"
 #include "training/run_dir.h"
 #include "training/self_play.h"
@@ -182,7 +185,14 @@ class Run {
   };
   static Totals TotalRates(const Rates& rates);
   nlohmann::json MetricsLine(const Rates& rates, const LossSums::Means& losses) const;
-  std::string ProgressLine(double now, const Rates& rates, const LossSums::Means& losses) const;
+  // The progress line's fields in the order they matter: the time left (or when training
+  // starts), the step, positions a second, then the rest.
+  std::vector<std::string> ProgressFields(const Rates& rates,
+                                          const LossSums::Means& losses) const;
+  // "loss 5.240 = policy 3.900 + value 1.094 + other 0.246": the parts weighted as in
+  // train.loss, so that they add up to the total; "other" is the ownership, disc-difference
+  // and auxiliary heads' share.
+  std::string LossText(const LossSums::Means& losses) const;
   // Before training starts: the positions still to generate and when training starts;
   // then the run's time or steps left ("" without a limit).
   std::string Outlook(double positions_per_second) const;
@@ -591,11 +601,13 @@ EvaluationReport Run::PlayEvaluation(std::int64_t step) {
   std::shared_ptr<mcts::Evaluator> current = models_.Current(&current_step);
   EvaluationReport report;
   const double began = core::SecondsSince(start_);
+  const double allowance = budget_.Allowance(began);
   Attempt("evaluation of step " + std::to_string(step), [&] {
-    report = evaluation_->Evaluate(trainer_->published_net(), step, current, current_step);
+    report = evaluation_->Evaluate(trainer_->published_net(), step, current, current_step,
+                                   allowance);
   });
   const double took = core::SecondsSince(start_) - began;
-  budget_.Spent(took);
+  budget_.Spent(took, report.games);
   const double share = budget_.Share(core::SecondsSince(start_));
   report.json["eval_seconds"] = took;
   report.json["eval_share"] = share;
@@ -632,12 +644,15 @@ void Run::Report(bool final_line) {
   const Rates rates = TakeRates(now);
   const LossSums::Means losses = losses_.Read();
   if (leader()) AppendMetrics(MetricsLine(rates, losses));
-  const std::string text = ProgressLine(now, rates, losses);
+  const std::vector<std::string> fields = ProgressFields(rates, losses);
   if (interactive_ && !final_line) {
-    log_ << "\r" << text << "\033[K" << std::flush;
-  } else {
-    log_ << (interactive_ ? "\r" : "") << text << "\n" << std::flush;
+    log_ << "\r" << FitFields(fields, TerminalColumns(STDERR_FILENO)) << "\033[K" << std::flush;
+    return;
   }
+  char elapsed[32];
+  std::snprintf(elapsed, sizeof elapsed, "[%6.0fs] ", now);
+  log_ << (interactive_ ? "\r" : "") << elapsed << FitFields(fields, 1 << 30) << "\n"
+       << std::flush;
 }
 
 Run::Rates Run::TakeRates(double now) {
@@ -694,32 +709,38 @@ nlohmann::json Run::MetricsLine(const Rates& rates, const LossSums::Means& losse
   return line;
 }
 
-std::string Run::ProgressLine(double now, const Rates& rates,
-                              const LossSums::Means& losses) const {
+std::vector<std::string> Run::ProgressFields(const Rates& rates,
+                                             const LossSums::Means& losses) const {
   const std::int64_t step = trainer_->step();
   const Totals total = TotalRates(rates);
-  char head[256];
-  std::snprintf(head, sizeof head,
-                "[%6.0fs] step %lld | games %llu | positions %llu (%.0f/s, %.1f games/s) | "
-                "playouts %.0f/s",
-                now, static_cast<long long>(step),
-                static_cast<unsigned long long>(buffer_->games()),
-                static_cast<unsigned long long>(buffer_->seen()), total.positions, total.games,
-                total.playouts);
-  std::string text = head;
-  if (!rates.actors.empty()) text += " | actors " + std::to_string(rates.actors.size());
-  if (losses.steps > 0) {
-    char loss_text[96];
-    std::snprintf(loss_text, sizeof loss_text, " | loss %.3f (policy %.3f value %.3f)",
-                  losses.total, losses.policy, losses.value);
-    text += loss_text;
-  }
+  std::vector<std::string> fields;
+  const std::string outlook = Outlook(total.positions);
+  if (!outlook.empty()) fields.push_back(outlook);
+  fields.push_back("step " + std::to_string(step));
+  char text[96];
+  std::snprintf(text, sizeof text, "%.0f positions/s", total.positions);
+  fields.push_back(text);
+  fields.push_back("games " + std::to_string(buffer_->games()));
+  std::snprintf(text, sizeof text, "%.1f games/s", total.games);
+  fields.push_back(text);
+  fields.push_back("positions " + std::to_string(buffer_->seen()));
+  std::snprintf(text, sizeof text, "playouts %.0f/s", total.playouts);
+  fields.push_back(text);
+  if (!rates.actors.empty()) fields.push_back("actors " + std::to_string(rates.actors.size()));
+  if (losses.steps > 0) fields.push_back(LossText(losses));
   if (step > 0 || losses.steps > 0) {
     const std::int64_t to_checkpoint = config_.checkpoint_every - step % config_.checkpoint_every;
-    text += " | checkpoint in " + std::to_string(to_checkpoint) + " steps";
+    fields.push_back("checkpoint in " + std::to_string(to_checkpoint) + " steps");
   }
-  const std::string outlook = Outlook(total.positions);
-  if (!outlook.empty()) text += " | " + outlook;
+  return fields;
+}
+
+std::string Run::LossText(const LossSums::Means& losses) const {
+  const double policy = config_.loss.policy * losses.policy;
+  const double value = config_.loss.value * losses.value;
+  char text[128];
+  std::snprintf(text, sizeof text, "loss %.3f = policy %.3f + value %.3f + other %.3f",
+                losses.total, policy, value, losses.total - policy - value);
   return text;
 }
 

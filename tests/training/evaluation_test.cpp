@@ -148,18 +148,21 @@ TEST(Evaluation, TheLadderOpponentsAndTheLadderFile) {
 
 TEST(Evaluation, TheBudgetKeepsEvaluationsWithinTheirShareOfTheRun) {
   EvaluationBudget budget(0.10);
-  EXPECT_TRUE(budget.Allows(5));    // the first one always
-  budget.Spent(30);                 // 30 s of evaluation at 5 s into the run
-  EXPECT_FALSE(budget.Allows(100));  // 30 + 30 > 10 s
-  EXPECT_FALSE(budget.Allows(599));
-  EXPECT_TRUE(budget.Allows(600));   // 60 <= 60
-  budget.Spent(20);
-  EXPECT_NEAR(budget.Share(600), 50.0 / 600, 1e-12);
-  EXPECT_FALSE(budget.Allows(650));  // 50 + 20 > 65
-  EXPECT_TRUE(budget.Allows(700));
+  EXPECT_DOUBLE_EQ(budget.Allowance(50), 5);  // a tenth of the run, from the first one
+  EXPECT_TRUE(budget.Allows(50));
+  budget.Spent(4, 2);                         // 2 games in 4 s: 2 s a game
+  EXPECT_DOUBLE_EQ(budget.Allowance(50), 1);
+  EXPECT_FALSE(budget.Allows(50));            // 1 s left: less than a game
+  EXPECT_FALSE(budget.Allows(59));            // 1.9 s
+  EXPECT_TRUE(budget.Allows(60));             // 2 s: a game's time
+  EXPECT_DOUBLE_EQ(budget.Allowance(100), 6);
+  budget.Spent(6, 3);
+  EXPECT_NEAR(budget.Share(100), 0.10, 1e-12);
+  EXPECT_NEAR(budget.Allowance(100), 0, 1e-9);
+  EXPECT_FALSE(budget.Allows(100));
   EXPECT_EQ(budget.skipped(), 3);
   EvaluationBudget unlimited(0);
-  unlimited.Spent(1e6);
+  unlimited.Spent(1e6, 1);
   EXPECT_TRUE(unlimited.Allows(1));
 }
 

@@ -1,8 +1,10 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
+#include <regex>
 #include <sstream>
 
 #include <nlohmann/json.hpp>
@@ -10,6 +12,7 @@
 #include "core/error.h"
 #include "core/fault.h"
 #include "nn/checkpoint.h"
+#include "training/progress_line.h"
 #include "training/run.h"
 #include "training/trainer.h"
 
@@ -146,8 +149,38 @@ TEST(TrainingRun, TheProgressLineSaysWhenTrainingStartsAndWhatIsLeft) {
 
   std::ostringstream counted;
   RunTraining(Tiny(4), dir, stop, counted, false);
-  EXPECT_THAT(counted.str(), ::testing::HasSubstr("| 0 steps left"));
+  // What matters first: what is left, the step, positions a second.
+  EXPECT_THAT(counted.str(), ::testing::ContainsRegex(
+                                 "\\[ *[0-9]+s\\] 0 steps left \\| step 4 \\| [0-9]+ positions/s \\| "
+                                 "games [0-9]+ \\|"));
+  // The loss's parts add up to it (to the 3 decimals shown).
+  std::smatch loss;
+  const std::string text = counted.str();
+  ASSERT_TRUE(std::regex_search(
+      text, loss,
+      std::regex("loss ([0-9.]+) = policy ([0-9.]+) \\+ value ([0-9.]+) \\+ other (-?[0-9.]+)")))
+      << text;
+  EXPECT_NEAR(std::stod(loss[1]), std::stod(loss[2]) + std::stod(loss[3]) + std::stod(loss[4]),
+              0.0021)
+      << loss[0];
+  EXPECT_GT(std::stod(loss[4]), 0) << "the ownership and disc heads' share: " << loss[0];
   fs::remove_all(dir);
+}
+
+// On a terminal the line is cut to its width, whole fields from the end, so that a redraw
+// never wraps; the first field is cut to fit when it alone is too wide.
+TEST(TrainingRun, TheProgressLineFitsTheTerminal) {
+  const std::vector<std::string> fields = {"43m01s left of 1h30m", "step 2228", "34 positions/s",
+                                           "games 1753"};
+  EXPECT_EQ(FitFields(fields, 200), "43m01s left of 1h30m | step 2228 | 34 positions/s | games 1753");
+  const std::string two = "43m01s left of 1h30m | step 2228";
+  EXPECT_EQ(FitFields(fields, static_cast<int>(two.size()) + 1), two);   // one column spare
+  EXPECT_EQ(FitFields(fields, static_cast<int>(two.size())), "43m01s left of 1h30m");
+  EXPECT_EQ(FitFields(fields, 10), "43m01s le");
+  EXPECT_EQ(FitFields({}, 80), "");
+  for (int columns = 1; columns < 90; ++columns) {
+    EXPECT_LT(FitFields(fields, columns).size(), static_cast<std::size_t>(std::max(columns, 2)));
+  }
 }
 
 TEST(TrainingRun, AKillWhileWritingACheckpointLeavesAnIntactOne) {
