@@ -44,14 +44,14 @@
 namespace othello::mcts {
 
 // The most empties at which any setting (search.solver_empties, an arena player's
-// solver=N) lets the search solve leaves exactly: one solve of 20 empties takes about a
-// second on one core, which a playout cannot wait for.
+// solver=N) lets the search solve leaves exactly: deeper solves take longer than a
+// playout can wait (the solver's speed: docs/benchmarks.md).
 inline constexpr int kMaxSolverEmpties = 20;
 
 struct SearchParams {
   core::Rules rules;            // scoring of finished games and solved leaves
-  // Play's and analysis's exploration constant: at 200 playouts 0.7 rated about 115 Elo
-  // above 1.5 in a round robin (docs/evaluation.md, The strength benchmark). Self-play keeps 1.5
+  // Play's and analysis's exploration constant (its measurement against 1.5:
+  // docs/benchmarks.md#levers-measured-with-the-strength-benchmark). Self-play keeps 1.5
   // (training::SelfPlaySearchDefaults), the value its recipe was measured with.
   float c_puct = 0.7f;
   // KataGo's exploration scaled by the spread of the values (ExplorationStdevFactor): off

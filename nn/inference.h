@@ -43,7 +43,8 @@ int DefaultCpuThreads(int max_batch);
 // Sets the thread count of OpenBLAS's own worker pool, when LibTorch's BLAS is OpenBLAS
 // (Debian's; found at run time, so another BLAS is left alone). Returns whether it was
 // set. OpenBLAS starts one worker per core and they spin in sched_yield between calls:
-// next to busy self-play and trainer threads that was 8% of all CPU time (perf, docs/benchmarks.md).
+// next to busy self-play and trainer threads they take CPU time from them (measured with
+// perf: docs/lab-notebook.md).
 bool SetBlasThreads(int threads);
 
 class TorchNet {

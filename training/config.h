@@ -207,8 +207,8 @@ Machine ThisMachine(const std::string& device);
 //   train.threads 0: what self-play leaves, at least 1 (all cores with selfplay.threads
 //     0, a learner fed by actors).
 // On 2 cores that is one thread each: more than one thread per core makes OpenMP's and
-// OpenBLAS's workers spin and yield against each other (a third of the CPU time in the
-// kernel, measured; docs/benchmarks.md "Training speed on 2 cores").
+// OpenBLAS's workers spin and yield against each other (measured: the lab notebook's
+// speed measurements, docs/lab-notebook.md).
 TrainingConfig SizedForMachine(TrainingConfig config, const Machine& machine, bool trains = true);
 
 }  // namespace othello::training
