@@ -1,5 +1,7 @@
-// The shared run directory (training/run_dir.h) and the actor (training/actor.h), in
-// one process; tests/training/actors_test.py runs learners and actors as processes.
+// The actor protocol (training/actor_protocol.h) with the run's configuration file
+// (run_config_file.h) and published models (model_publish.h), and the actor
+// (training/actor.h), in one process; tests/training/actors_test.py runs learners and
+// actors as processes.
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
@@ -12,7 +14,10 @@
 #include "core/file_io.h"
 #include "nn/checkpoint.h"
 #include "training/actor.h"
+#include "training/actor_protocol.h"
+#include "training/model_publish.h"
 #include "training/replay_format.h"
+#include "training/run_config_file.h"
 #include "training/run_dir.h"
 
 namespace othello::training {
@@ -27,12 +32,13 @@ constexpr char kTinyYaml[] =
     "search: {full_visits: 8, fast_visits: 4, solver_empties: 4, tree_nodes: 4000}\n"
     "inference: {device: cpu, max_wait_us: 100}\n";
 
-std::string TempDir(const std::string& name) {
+// An empty run directory under the temporary directory.
+RunDir TempRun(const std::string& name) {
   const fs::path dir =
-      fs::temp_directory_path() / ("oz_rundir_" + std::to_string(::getpid()) + "_" + name);
+      fs::temp_directory_path() / ("oz_actors_" + std::to_string(::getpid()) + "_" + name);
   fs::remove_all(dir);
   fs::create_directories(dir);
-  return dir.string();
+  return RunDir(dir.string());
 }
 
 std::vector<Sample> Game6(int length) {
@@ -44,45 +50,25 @@ std::vector<Sample> Game6(int length) {
   return game;
 }
 
-std::vector<std::string> Names(const std::string& dir) {
+std::vector<std::string> Names(const std::string& folder) {
   std::vector<std::string> names;
-  for (const auto& e : fs::directory_iterator(dir)) names.push_back(e.path().filename().string());
+  for (const auto& e : fs::directory_iterator(folder)) {
+    names.push_back(e.path().filename().string());
+  }
   std::sort(names.begin(), names.end());
   return names;
 }
 
-// The layout on disk (run_dir.h), which runs already on disk depend on.
-TEST(RunDir, NamesEveryPathOfTheLayout) {
-  const RunDir run("runs/a");
-  EXPECT_EQ(run.root(), "runs/a");
-  EXPECT_EQ(run.config_file(), "runs/a/run-config.json");
-  EXPECT_EQ(run.checkpoints(), "runs/a/checkpoints");
-  EXPECT_EQ(run.latest_checkpoint(), "runs/a/checkpoints/latest.ckpt");
-  EXPECT_EQ(run.checkpoint(1200), "runs/a/checkpoints/step-00001200.ckpt");
-  EXPECT_EQ(run.best_checkpoint(), "runs/a/checkpoints/best.ckpt");
-  EXPECT_EQ(run.replay(), "runs/a/replay");
-  EXPECT_EQ(run.journal(), "runs/a/replay/journal.bin");
-  EXPECT_EQ(run.incoming(), "runs/a/replay/incoming");
-  EXPECT_EQ(run.rejected(), "runs/a/replay/rejected");
-  EXPECT_EQ(run.models(), "runs/a/models");
-  EXPECT_EQ(run.model_manifest(), "runs/a/models/latest.json");
-  EXPECT_EQ(run.model(30), "runs/a/models/model-00000030.ckpt");
-  EXPECT_EQ(run.actors(), "runs/a/actors");
-  EXPECT_EQ(run.actor_report("host-1-0a1b2c3d"), "runs/a/actors/host-1-0a1b2c3d.json");
-  EXPECT_EQ(run.eval(), "runs/a/eval");
-  EXPECT_EQ(run.metrics(), "runs/a/metrics.jsonl");
-}
-
-TEST(RunDir, TheRunConfigurationRoundTripsWithItsOverrides) {
-  const std::string dir = TempDir("config");
-  SaveRunConfig(dir, kTinyYaml, "tiny.yaml", {"selfplay.games_per_thread=6"});
-  const TrainingConfig config = LoadRunConfig(dir, {"selfplay.threads=3"});
+TEST(RunConfigFile, TheRunConfigurationRoundTripsWithItsOverrides) {
+  const RunDir run = TempRun("config");
+  SaveRunConfig(run, kTinyYaml, "tiny.yaml", {"selfplay.games_per_thread=6"});
+  const TrainingConfig config = LoadRunConfig(run, {"selfplay.threads=3"});
   EXPECT_EQ(config.rules.size, 6);
   EXPECT_EQ(config.games_per_thread, 6);
   EXPECT_EQ(config.selfplay_threads, 3);
   // An override the run's file does not allow names the key and the file.
   try {
-    LoadRunConfig(dir, {"selfplay.threads=-1"});
+    LoadRunConfig(run, {"selfplay.threads=-1"});
     FAIL();
   } catch (const core::InputError& e) {
     EXPECT_THAT(e.what(), testing::HasSubstr("selfplay.threads"));
@@ -90,21 +76,21 @@ TEST(RunDir, TheRunConfigurationRoundTripsWithItsOverrides) {
   }
 }
 
-TEST(RunDir, AMissingOrDamagedRunConfigurationIsNamed) {
-  const std::string dir = TempDir("config_bad");
-  EXPECT_THAT([&] { LoadRunConfig(dir); },
+TEST(RunConfigFile, AMissingOrDamagedRunConfigurationIsNamed) {
+  const RunDir run = TempRun("config_bad");
+  EXPECT_THAT([&] { LoadRunConfig(run); },
               testing::ThrowsMessage<core::InputError>(testing::HasSubstr("run-config.json: missing")));
-  core::WriteFileAtomically(dir + "/run-config.json", "{\"yaml\": 3}", "test");
-  EXPECT_THAT([&] { LoadRunConfig(dir); },
+  core::WriteFileAtomically(run.config_file(), "{\"yaml\": 3}", "test");
+  EXPECT_THAT([&] { LoadRunConfig(run); },
               testing::ThrowsMessage<core::InputError>(testing::HasSubstr("\"yaml\" must be a string")));
-  core::WriteFileAtomically(dir + "/run-config.json", "{\"yaml\": ", "test");
-  EXPECT_THAT([&] { LoadRunConfig(dir); },
+  core::WriteFileAtomically(run.config_file(), "{\"yaml\": ", "test");
+  EXPECT_THAT([&] { LoadRunConfig(run); },
               testing::ThrowsMessage<core::InputError>(testing::HasSubstr("not JSON")));
 }
 
-TEST(RunDir, PublishedModelsAreNamedByTheManifestAndPruned) {
-  const std::string dir = TempDir("models");
-  EXPECT_FALSE(NewestModel(dir).has_value());
+TEST(ModelPublish, PublishedModelsAreNamedByTheManifestAndPruned) {
+  const RunDir run = TempRun("models");
+  EXPECT_FALSE(NewestModel(run).has_value());
   nn::NetConfig net_config;
   net_config.blocks = 1;
   net_config.channels = 8;
@@ -113,24 +99,24 @@ TEST(RunDir, PublishedModelsAreNamedByTheManifestAndPruned) {
   nn::OthelloNet net(net_config);
   core::Rules rules;
   rules.size = 6;
-  for (int step = 0; step <= 60; step += 10) PublishModel(dir, net, step, rules);
-  const auto newest = NewestModel(dir);
+  for (int step = 0; step <= 60; step += 10) PublishModel(run, net, step, rules);
+  const auto newest = NewestModel(run);
   ASSERT_TRUE(newest.has_value());
   EXPECT_EQ(newest->step, 60);
   const nn::Checkpoint model = nn::LoadCheckpoint(newest->path, net_config);
   EXPECT_EQ(model.step, 60);
   ASSERT_TRUE(model.rules.has_value());
   EXPECT_EQ(model.rules->size, 6);
-  EXPECT_THAT(Names(RunDir(dir).models()),
+  EXPECT_THAT(Names(run.models()),
               testing::ElementsAre("latest.json", "model-00000030.ckpt", "model-00000040.ckpt",
                                    "model-00000050.ckpt", "model-00000060.ckpt"));
-  core::WriteFileAtomically(RunDir(dir).model_manifest(), "{\"step\": 1, \"file\": \"../x\"}",
+  core::WriteFileAtomically(run.model_manifest(), "{\"step\": 1, \"file\": \"../x\"}",
                             "test");
-  EXPECT_THAT([&] { NewestModel(dir); },
+  EXPECT_THAT([&] { NewestModel(run); },
               testing::ThrowsMessage<core::InputError>(testing::HasSubstr("bad file name")));
 }
 
-TEST(RunDir, ActorIdsAreUniqueAndPlain) {
+TEST(ActorProtocol, ActorIdsAreUniqueAndPlain) {
   const std::string a = NewActorId(), b = NewActorId();
   EXPECT_NE(a, b);
   EXPECT_EQ(a.find('/'), std::string::npos);
@@ -139,12 +125,12 @@ TEST(RunDir, ActorIdsAreUniqueAndPlain) {
 
 // Complete shards are taken once and removed; unfinished writes, foreign and damaged
 // files never become data (damaged ones are moved aside, nothing is deleted unread).
-TEST(RunDir, TheIngesterTakesCompleteShardsOnlyAndOnce) {
-  const std::string dir = TempDir("ingest");
-  IncomingWriter writer(dir, "host-1-0000abcd");
+TEST(ActorProtocol, TheIngesterTakesCompleteShardsOnlyAndOnce) {
+  const RunDir run = TempRun("ingest");
+  IncomingWriter writer(run, "host-1-0000abcd");
   writer.Write(Game6(5));
   writer.Write(Game6(7));
-  const std::string incoming = RunDir(dir).incoming();
+  const std::string incoming = run.incoming();
   core::WriteFileAtomically(incoming + "/notes.txt", "hello", "test");
   // Half a shard, as a writer killed in the middle leaves it.
   const std::string whole = SerializeShard(Game6(3).data(), 3, 1, 3);
@@ -162,8 +148,8 @@ TEST(RunDir, TheIngesterTakesCompleteShardsOnlyAndOnce) {
                             SerializeShard(Game6(4).data(), 4, 2, 4), "test");
 
   WindowConfig window;
-  ReplayBuffer buffer(dir + "/replay", window, 6);
-  Ingester ingester(dir, buffer, 6);
+  ReplayBuffer buffer(run, window, 6);
+  Ingester ingester(run, buffer, 6);
   const Ingester::Pass pass = ingester.RunOnce();
   EXPECT_EQ(pass.games, 2u);
   EXPECT_EQ(pass.files, 2u);
@@ -172,7 +158,7 @@ TEST(RunDir, TheIngesterTakesCompleteShardsOnlyAndOnce) {
   EXPECT_EQ(pass.warnings.size(), 4u);  // notes.txt, and the three bad shards
   EXPECT_THAT(Names(incoming), testing::ElementsAre("host-2-0000beef-00000000.shard.tmp",
                                                     "notes.txt"));
-  EXPECT_THAT(Names(dir + "/replay/rejected"),
+  EXPECT_THAT(Names(run.rejected()),
               testing::ElementsAre("host-3-00000001-00000000.shard",
                                    "host-3-00000001-00000001.shard",
                                    "host-3-00000001-00000002.shard"));
@@ -185,24 +171,24 @@ TEST(RunDir, TheIngesterTakesCompleteShardsOnlyAndOnce) {
   EXPECT_EQ(buffer.seen(), 14u);
 }
 
-TEST(RunDir, LiveActorsAreTheRecentOnesThatHaveNotStopped) {
-  const std::string dir = TempDir("actors");
+TEST(ActorProtocol, LiveActorsAreTheRecentOnesThatHaveNotStopped) {
+  const RunDir run = TempRun("actors");
   ActorReport live;
   live.actor = "a";
   live.threads = 2;
   live.positions_per_second = 100;
   live.updated = UnixNow();
-  WriteActorReport(dir, live);
+  WriteActorReport(run, live);
   ActorReport old = live;
   old.actor = "b";
   old.updated = UnixNow() - 3600;
-  WriteActorReport(dir, old);
+  WriteActorReport(run, old);
   ActorReport stopped = live;
   stopped.actor = "c";
   stopped.stopped = true;
-  WriteActorReport(dir, stopped);
-  core::WriteFileAtomically(RunDir(dir).actors() + "/d.json", "{", "test");  // being written
-  const std::vector<ActorReport> actors = LiveActors(dir);
+  WriteActorReport(run, stopped);
+  core::WriteFileAtomically(run.actors() + "/d.json", "{", "test");  // being written
+  const std::vector<ActorReport> actors = LiveActors(run);
   ASSERT_EQ(actors.size(), 1u);
   EXPECT_EQ(actors[0].actor, "a");
   EXPECT_EQ(actors[0].threads, 2);
@@ -212,9 +198,9 @@ TEST(RunDir, LiveActorsAreTheRecentOnesThatHaveNotStopped) {
 // An actor waits for the first model, plays with it, takes a newer one without
 // restarting, and writes each finished game as an incoming shard.
 TEST(Actor, PlaysThePublishedModelsAndWritesItsGames) {
-  const std::string dir = TempDir("actor");
-  SaveRunConfig(dir, kTinyYaml, "tiny.yaml", {});
-  const TrainingConfig config = LoadRunConfig(dir);
+  const RunDir run = TempRun("actor");
+  SaveRunConfig(run, kTinyYaml, "tiny.yaml", {});
+  const TrainingConfig config = LoadRunConfig(run);
   std::atomic<bool> stop{false};
   std::ostringstream log;
   ActorSummary summary;
@@ -222,21 +208,21 @@ TEST(Actor, PlaysThePublishedModelsAndWritesItsGames) {
     ActorOptions options;
     options.model_poll_seconds = 0.05;
     options.report_seconds = 0.2;
-    summary = RunActor(config, dir, stop, log, options);
+    summary = RunActor(config, run, stop, log, options);
   });
   std::this_thread::sleep_for(std::chrono::milliseconds(300));
-  const std::string incoming = RunDir(dir).incoming();
+  const std::string incoming = run.incoming();
   EXPECT_TRUE(!fs::exists(incoming) || fs::is_empty(incoming));  // no model yet
   nn::OthelloNet net(config.net);
-  PublishModel(dir, net, 0, config.rules);
+  PublishModel(run, net, 0, config.rules);
   const auto wait_for = [&](auto done) {
     for (int i = 0; i < 600 && !done(); ++i) std::this_thread::sleep_for(std::chrono::milliseconds(50));
     return done();
   };
   EXPECT_TRUE(wait_for([&] { return fs::exists(incoming) && !fs::is_empty(incoming); }));
-  PublishModel(dir, net, 7, config.rules);
+  PublishModel(run, net, 7, config.rules);
   EXPECT_TRUE(wait_for([&] {
-    const auto actors = LiveActors(dir);
+    const auto actors = LiveActors(run);
     return !actors.empty() && actors[0].model_step == 7;
   }));
   stop = true;
@@ -247,25 +233,25 @@ TEST(Actor, PlaysThePublishedModelsAndWritesItsGames) {
   EXPECT_THAT(log.str(), testing::HasSubstr("playing with the model of step 7"));
   // Every game it counted is a complete shard in incoming/.
   WindowConfig window;
-  ReplayBuffer buffer(dir + "/replay", window, 6);
-  Ingester ingester(dir, buffer, 6);
+  ReplayBuffer buffer(run, window, 6);
+  Ingester ingester(run, buffer, 6);
   EXPECT_EQ(ingester.RunOnce().games, summary.games);
   EXPECT_EQ(buffer.seen(), summary.positions);
-  EXPECT_TRUE(LiveActors(dir).empty());  // its last report says it stopped
+  EXPECT_TRUE(LiveActors(run).empty());  // its last report says it stopped
 }
 
 // A full disk stops the actor with the reason (a report it cannot write is only a
 // warning: the games matter); the games written before it stay whole.
 TEST(Actor, AFullDiskStopsItWithTheReason) {
-  const std::string dir = TempDir("actor_full");
+  const RunDir run = TempRun("actor_full");
   const TrainingConfig config = ParseTrainingConfig(kTinyYaml, "tiny.yaml");
   nn::OthelloNet net(config.net);
-  PublishModel(dir, net, 0, config.rules);
+  PublishModel(run, net, 0, config.rules);
   core::SetFaults("write@2,write@3,write@4");  // the actor's next atomic writes fail
   std::atomic<bool> stop{false};
   std::ostringstream log;
   try {
-    RunActor(config, dir, stop, log);
+    RunActor(config, run, stop, log);
     ADD_FAILURE() << "the actor ran on";
   } catch (const std::runtime_error& e) {
     EXPECT_THAT(e.what(), testing::HasSubstr("self-play thread 0 failed: incoming shard"));
@@ -273,23 +259,23 @@ TEST(Actor, AFullDiskStopsItWithTheReason) {
   }
   core::SetFaults("");
   WindowConfig window;
-  ReplayBuffer buffer(dir + "/replay", window, 6);
-  Ingester ingester(dir, buffer, 6);
+  ReplayBuffer buffer(run, window, 6);
+  Ingester ingester(run, buffer, 6);
   const Ingester::Pass pass = ingester.RunOnce();
   EXPECT_TRUE(pass.warnings.empty());
 }
 
 // A model of other rules than the actor's configuration stops it with the reason.
 TEST(Actor, AModelOfOtherRulesStopsIt) {
-  const std::string dir = TempDir("actor_rules");
+  const RunDir run = TempRun("actor_rules");
   const TrainingConfig config = ParseTrainingConfig(kTinyYaml, "tiny.yaml");
   nn::OthelloNet net(config.net);
   core::Rules other = config.rules;
   other.size = 8;
-  PublishModel(dir, net, 0, other);
+  PublishModel(run, net, 0, other);
   std::atomic<bool> stop{false};
   std::ostringstream log;
-  EXPECT_THAT([&] { RunActor(config, dir, stop, log); },
+  EXPECT_THAT([&] { RunActor(config, run, stop, log); },
               testing::ThrowsMessage<core::InputError>(testing::HasSubstr("game.*")));
 }
 
