@@ -1,10 +1,10 @@
 #pragma once
 // The names of the files and folders in a training run's directory, each spelled here
-// once. training/run_dir.h draws the layout and joins these names into paths; no other
-// file spells them. They live here, below training, because the arena reads two of
-// them: a checkpoint in a run's checkpoints/ is labelled by the run's folder
-// (player_spec.cpp), and an arena's output folder holds its games in games.ggf, as a
-// run's eval/ does (arena.h).
+// once. training/run_dir.h draws the layout and joins these names into paths; the code
+// spells them nowhere else (tests pin the layout that runs on disk depend on). They
+// live here, below training, because the arena reads two of them: a checkpoint in a
+// run's checkpoints/ is labelled by the run's folder (player_spec.cpp), and an arena's
+// output folder holds its games in games.ggf, as a run's eval/ does (arena.h).
 // Numbered names are a prefix, a zero-padded number and an extension
 // (step-00001200.ckpt); training/run_dir.cpp writes and reads them.
 // Thread safety: constants.

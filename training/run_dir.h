@@ -33,8 +33,8 @@
 // a *.tmp, which no reader takes. Each process writes only its own files (the learner:
 // run-config.json, checkpoints/, models/, replay/, eval/, metrics.jsonl; an actor: its
 // incoming shards and its actors/ file).
-// Thread safety: RunDir is an immutable value; the free functions are functions of the
-// file system or pure.
+// Thread safety: RunDir is an immutable value; the listings (StepCheckpoints,
+// RunDir::ModelFiles) read the file system and write nothing.
 #include <cstdint>
 #include <initializer_list>
 #include <optional>
