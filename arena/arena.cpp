@@ -13,6 +13,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "arena/run_layout.h"
 #include "core/file_io.h"
 #include "core/notation.h"
 #include "core/rng.h"
@@ -30,6 +31,10 @@ double PairResult::ScoreCi95() const {
   const double squares = wins + 0.25 * draws;  // the sum of the squared game scores
   const double variance = std::max(0.0, (squares - n * mean * mean) / (n - 1));
   return 1.96 * std::sqrt(variance / n);
+}
+
+std::string GamesFile(const std::string& out_dir) {
+  return (fs::path(out_dir) / run_layout::kGames).string();
 }
 
 namespace {
@@ -150,7 +155,7 @@ std::vector<Job> Schedule(const std::vector<ArenaPlayer>& players, bool gauntlet
 std::string OpenGameFile(const std::string& out_dir) {
   if (out_dir.empty()) return "";
   fs::create_directories(out_dir);
-  const std::string ggf = (fs::path(out_dir) / "games.ggf").string();
+  const std::string ggf = GamesFile(out_dir);
   core::RepairTornTail(ggf, "game file");
   return ggf;
 }

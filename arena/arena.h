@@ -40,7 +40,7 @@ struct ArenaOptions {
   int parallel = 1;
   bool gauntlet = false;              // only the first player against each other one
   std::optional<play::TimeControl> time;
-  std::string out_dir;                // games.ggf goes here ("" : nowhere)
+  std::string out_dir;                // GamesFile(out_dir) goes here ("" : nowhere)
   std::uint64_t seed = 1;
   // Start no game this many seconds after the match began (0: no limit); games under way
   // finish. With a limit the games go opening by opening across the pairs, so that a
@@ -77,6 +77,9 @@ core::Position ArenaStart(const core::Rules& rules);
 std::vector<std::vector<core::Square>> ArenaOpenings(const std::string& spec,
                                                      const core::Position& start, int count,
                                                      std::uint64_t seed);
+
+// OUT/games.ggf: the file RunArena appends the games to in the output folder `out_dir`.
+std::string GamesFile(const std::string& out_dir);
 
 // Plays the round robin; logs one line per game to `log`. Throws core::InputError on
 // bad options (a model player trained for other rules included), and rethrows the

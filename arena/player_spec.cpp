@@ -11,6 +11,7 @@
 #include <type_traits>
 #include <vector>
 
+#include "arena/run_layout.h"
 #include "play/basic_players.h"
 #include "play/engine_players.h"
 #include "mcts/search_options.h"
@@ -183,7 +184,7 @@ std::vector<std::string> PathParts(const std::string& path) {
   for (const std::filesystem::path& part : full.parent_path().relative_path()) {
     if (!part.empty()) parts.push_back(part.string());
   }
-  if (!parts.empty() && parts.back() == "checkpoints") parts.pop_back();
+  if (!parts.empty() && parts.back() == run_layout::kCheckpoints) parts.pop_back();
   parts.push_back(full.stem().string());
   return parts;
 }

@@ -73,7 +73,7 @@ void RunArenaCommand(const ArenaCommandOptions& opt) {
   if (!opt.json.empty()) {
     core::WriteFileAtomically(opt.json, arena::ArenaJson(summary, options) + "\n", "--json");
   }
-  if (!opt.out_dir.empty()) std::cout << "games appended to " << opt.out_dir << "/games.ggf\n";
+  if (!opt.out_dir.empty()) std::cout << "games appended to " << arena::GamesFile(opt.out_dir) << "\n";
 }
 
 }  // namespace

@@ -4,6 +4,7 @@
 
 #include "cli/commands.h"
 #include "training/run_check.h"
+#include "training/run_dir.h"
 
 namespace othello::cli {
 namespace {
@@ -14,7 +15,7 @@ struct CheckOptions {
 };
 
 void RunCheckCommand(const CheckOptions& opt) {
-  const training::RunCheck check = training::CheckRunDir(opt.run_dir);
+  const training::RunCheck check = training::CheckRunDir(training::RunDir(opt.run_dir));
   if (opt.json) {
     std::cout << check.Json().dump() << "\n";
     return;

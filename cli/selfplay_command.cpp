@@ -4,6 +4,7 @@
 #include "cli/commands.h"
 #include "cli/stop_signal.h"
 #include "training/actor.h"
+#include "training/run_config_file.h"
 #include "training/run_dir.h"
 
 namespace othello::cli {
@@ -19,8 +20,9 @@ struct SelfPlayOptions {
 void RunSelfPlay(const SelfPlayOptions& opt) {
   std::vector<std::string> overrides = opt.overrides;
   if (opt.threads > 0) overrides.push_back("selfplay.threads=" + std::to_string(opt.threads));
+  const training::RunDir run(opt.run_dir);
   training::TrainingConfig config =
-      opt.config.empty() ? training::LoadRunConfig(opt.run_dir, overrides)
+      opt.config.empty() ? training::LoadRunConfig(run, overrides)
                          : training::LoadTrainingConfig(opt.config, overrides);
   if (config.selfplay_threads == 0) {
     std::cerr << "the run's configuration has selfplay.threads 0 (a learner's): this actor "
@@ -29,7 +31,7 @@ void RunSelfPlay(const SelfPlayOptions& opt) {
   const std::atomic<bool>& stop = StopOnSignals();
   std::cerr << "self-play actor on " << opt.run_dir << " (Ctrl-C stops; finished games are "
             << "already written)\n";
-  const training::ActorSummary summary = training::RunActor(config, opt.run_dir, stop, std::cerr);
+  const training::ActorSummary summary = training::RunActor(config, run, stop, std::cerr);
   std::cout << "actor " << summary.actor << " stopped after " << summary.games << " games, "
             << summary.positions << " positions (model step " << summary.model_step << ")\n";
 }

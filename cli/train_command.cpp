@@ -13,6 +13,7 @@
 #include "nn/inference.h"
 #include "training/config.h"
 #include "training/run.h"
+#include "training/run_config_file.h"
 #include "training/run_dir.h"
 
 namespace othello::cli {
@@ -79,9 +80,8 @@ std::string EarlierCheckpoint(const training::RunDir& run) {
 }
 
 // What to do with the run's models, printed when the run stops.
-void PrintNextSteps(const std::string& dir, std::ostream& out) {
+void PrintNextSteps(const training::RunDir& run, std::ostream& out) {
   const std::string exe = ThisExecutable();
-  const training::RunDir run(dir);
   const std::string latest = run.latest_checkpoint();
   out << "\nplay against it:\n"
       << "  " << exe << " play --model " << latest << "                 # in the terminal\n"
@@ -89,7 +89,7 @@ void PrintNextSteps(const std::string& dir, std::ostream& out) {
       << "compare two checkpoints (here: the newest against one from half-way):\n"
       << "  " << exe << " arena --player model:" << latest << " --player model:"
       << EarlierCheckpoint(run) << " --games 100\n"
-      << "plot the run: scripts/plot.py " << dir << "\n";
+      << "plot the run: scripts/plot.py " << run.root() << "\n";
 }
 
 void RunTrain(const TrainOptions& opt) {
@@ -98,25 +98,26 @@ void RunTrain(const TrainOptions& opt) {
   training::TrainingConfig config = training::LoadTrainingConfig(opt.config, overrides);
   const training::DistributedOptions distributed = Distributed(opt);
   if (distributed.enabled()) PlaceRank(config);
-  const std::string dir =
+  const training::RunDir run(
       opt.run_dir.empty()
           ? (std::filesystem::path("runs") / std::filesystem::path(opt.config).stem()).string()
-          : opt.run_dir;
+          : opt.run_dir);
   // For actors (othello-zero selfplay), which play by the run's configuration.
   if (distributed.rank == 0) {
-    training::SaveRunConfig(dir, core::ReadFile(opt.config, "configuration"), opt.config,
+    training::SaveRunConfig(run, core::ReadFile(opt.config, "configuration"), opt.config,
                             overrides);
   }
   const std::atomic<bool>& stop = StopOnSignals();
-  std::cerr << "training " << opt.config << " in " << dir << " (Ctrl-C checkpoints and stops)\n";
+  std::cerr << "training " << opt.config << " in " << run.root()
+            << " (Ctrl-C checkpoints and stops)\n";
   const training::RunSummary summary =
-      training::RunTraining(config, dir, stop, std::cerr, ::isatty(STDERR_FILENO), distributed);
+      training::RunTraining(config, run, stop, std::cerr, ::isatty(STDERR_FILENO), distributed);
   std::cout << "stopped at step " << summary.step << " after " << summary.games << " games, "
             << summary.positions << " positions; "
-            << (distributed.rank == 0 ? "checkpoint " + training::RunDir(dir).latest_checkpoint()
+            << (distributed.rank == 0 ? "checkpoint " + run.latest_checkpoint()
                                       : "rank 0 keeps the checkpoints")
             << "\n";
-  if (distributed.rank == 0 && summary.step > 0) PrintNextSteps(dir, std::cout);
+  if (distributed.rank == 0 && summary.step > 0) PrintNextSteps(run, std::cout);
 }
 
 // `othello-zero config`: the reference rows of docs/configuration.md.

@@ -81,8 +81,13 @@ void SyncFolder(const std::string& path, std::string_view what) {
   ::close(fd);
 }
 
+bool IsTemporaryFile(std::string_view name) {
+  return name.size() >= kTemporarySuffix.size() &&
+         name.substr(name.size() - kTemporarySuffix.size()) == kTemporarySuffix;
+}
+
 void WriteFileAtomically(const std::string& path, std::string_view bytes, std::string_view what) {
-  const std::string tmp = path + ".tmp";
+  const std::string tmp = path + std::string(kTemporarySuffix);
   const int fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
   if (fd < 0) Fail(what, path, "cannot create " + tmp, errno);
   const auto abandon = [&](const std::string& action, int error) {

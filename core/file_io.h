@@ -19,6 +19,11 @@ std::string ReadFile(const std::string& path, std::string_view what);
 
 void WriteFileAtomically(const std::string& path, std::string_view bytes, std::string_view what);
 
+// The suffix of WriteFileAtomically's temporary file (PATH.tmp).
+inline constexpr std::string_view kTemporarySuffix = ".tmp";
+// Whether a file name is such a temporary file: a write in progress, or one a crash left.
+bool IsTemporaryFile(std::string_view name);
+
 void AppendToFile(const std::string& path, std::string_view bytes, std::string_view what,
                   bool durable = false);
 

@@ -10,7 +10,8 @@
 #include "core/hash.h"
 #include "core/stopwatch.h"
 #include "nn/checkpoint.h"
-#include "training/run_dir.h"
+#include "training/actor_protocol.h"
+#include "training/model_publish.h"
 #include "training/self_play.h"
 
 namespace othello::training {
@@ -23,14 +24,14 @@ using Clock = std::chrono::steady_clock;
 // polls for models and reports until stopped.
 class Actor {
  public:
-  Actor(const TrainingConfig& config, const std::string& dir, std::ostream& log,
+  Actor(const TrainingConfig& config, const RunDir& run, std::ostream& log,
         const ActorOptions& options)
       : config_(SizedForMachine(config, ThisMachine(config.inference.device), /*trains=*/false)),
-        dir_(dir),
+        run_(run),
         log_(log),
         options_(options),
         id_(NewActorId()),
-        writer_(dir, id_),
+        writer_(run, id_),
         models_(config_.inference, config_.rules) {}
 
   ActorSummary Execute(const std::atomic<bool>& stop);
@@ -47,7 +48,7 @@ class Actor {
   void Log();  // a progress line: the rates since the last one
 
   const TrainingConfig config_;
-  const std::string dir_;
+  const RunDir run_;
   std::ostream& log_;
   const ActorOptions options_;
   const std::string id_;
@@ -64,11 +65,11 @@ class Actor {
 
 ActorSummary Actor::Execute(const std::atomic<bool>& stop) {
   log_ << "actor " << id_ << ": " << config_.selfplay_threads << " self-play threads x "
-       << config_.games_per_thread << " games, writing to " << RunDir(dir_).incoming() << "\n";
+       << config_.games_per_thread << " games, writing to " << run_.incoming() << "\n";
   bool waiting_said = false;
   while (!stop.load() && !PollModel()) {
     if (!waiting_said) {
-      log_ << "waiting for the learner's first model in " << RunDir(dir_).models() << "\n";
+      log_ << "waiting for the learner's first model in " << run_.models() << "\n";
       waiting_said = true;
     }
     std::this_thread::sleep_for(std::chrono::milliseconds(200));
@@ -123,7 +124,7 @@ bool Actor::PollModel() {
 
 std::optional<nn::Checkpoint> Actor::LoadNewer(std::string* path) {
   try {
-    const std::optional<PublishedModel> newest = NewestModel(dir_);
+    const std::optional<PublishedModel> newest = NewestModel(run_);
     if (!newest || newest->step <= model_step_) return std::nullopt;
     *path = newest->path;
     std::error_code error;
@@ -161,7 +162,7 @@ void Actor::Report(bool stopped) {
   last_positions_ = report.positions;
   last_playouts_ = report.playouts;
   try {
-    WriteActorReport(dir_, report);
+    WriteActorReport(run_, report);
   } catch (const core::InputError& e) {
     log_ << "warning: " << e.what() << "\n";  // the games matter, the report can wait
   }
@@ -185,10 +186,10 @@ void Actor::Log() {
 
 }  // namespace
 
-ActorSummary RunActor(const TrainingConfig& config, const std::string& dir,
+ActorSummary RunActor(const TrainingConfig& config, const RunDir& run,
                       const std::atomic<bool>& stop, std::ostream& log,
                       const ActorOptions& options) {
-  Actor actor(config, dir, log, options);
+  Actor actor(config, run, log, options);
   return actor.Execute(stop);
 }
 

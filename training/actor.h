@@ -1,6 +1,6 @@
 #pragma once
 // An actor: self-play on its own, feeding a learner through the shared run directory
-// (run_dir.h). It plays with the newest model the learner published (waiting for the
+// (actor_protocol.h). It plays with the newest model the learner published (waiting for the
 // first), picks up newer ones between moves without restarting, writes every finished
 // game at once as an incoming shard, and reports its counters to DIR/actors/. It needs
 // nothing from the learner while it plays: with the learner down it keeps playing with
@@ -11,6 +11,7 @@
 #include <string>
 
 #include "training/config.h"
+#include "training/run_dir.h"
 
 namespace othello::training {
 
@@ -33,7 +34,7 @@ struct ActorSummary {
 // cannot be read is reported and retried at the next poll, the current model kept; a
 // model of other rules or another network than the configuration's throws
 // core::InputError naming the file.
-ActorSummary RunActor(const TrainingConfig& config, const std::string& dir,
+ActorSummary RunActor(const TrainingConfig& config, const RunDir& run,
                       const std::atomic<bool>& stop, std::ostream& log,
                       const ActorOptions& options = {});
 

@@ -11,7 +11,6 @@
 #include "nn/evaluator.h"
 #include "nn/model_loader.h"
 #include "training/trainer.h"
-#include "training/run_dir.h"
 
 namespace othello::training {
 
@@ -94,8 +93,8 @@ std::vector<std::pair<std::int64_t, fs::path>> EarlierCheckpoints(
 
 }  // namespace
 
-CheckpointEvaluation::CheckpointEvaluation(const TrainingConfig& config, const std::string& run_dir)
-    : config_(config), run_dir_(run_dir) {
+CheckpointEvaluation::CheckpointEvaluation(const TrainingConfig& config, const RunDir& run)
+    : config_(config), run_(run) {
   if (!config.eval_ladder.empty()) {
     try {
       ladder_ = arena::ReadLadderCsv(config.eval_ladder);
@@ -154,12 +153,12 @@ std::vector<arena::ArenaPlayer> CheckpointEvaluation::Players(
       StepName(step), nn::MakeEvaluator(candidate, config_.rules, step, inference), search)};
   players.insert(players.end(), fixed_.begin(), fixed_.end());
   bool current_included = false;
-  const fs::path eval_dir = RunDir(run_dir_).eval();
+  const fs::path eval_dir = run_.eval();
   const std::vector<core::GgfRecord> records =
       fs::exists(eval_dir) ? arena::ReadGgfGames({eval_dir.string()})
                            : std::vector<core::GgfRecord>{};
-  for (const auto& [earlier, path] : EarlierCheckpoints(RunDir(run_dir_).checkpoints(), step,
-                                                        config_.eval_previous, records)) {
+  for (const auto& [earlier, path] :
+       EarlierCheckpoints(run_.checkpoints(), step, config_.eval_previous, records)) {
     nn::Checkpoint checkpoint = LoadRunCheckpoint(config_, path.string());
     players.push_back(arena::SearchArenaPlayer(
         StepName(earlier), nn::MakeEvaluator(checkpoint.net, config_.rules, earlier, inference),
@@ -178,7 +177,7 @@ arena::ArenaOptions CheckpointEvaluation::MatchOptions(std::int64_t step) const 
   options.games = config_.eval_games;
   options.openings = "random:4";
   options.gauntlet = true;
-  options.out_dir = RunDir(run_dir_).eval();
+  options.out_dir = run_.eval();
   options.seed = config_.seed * 7919 + static_cast<std::uint64_t>(step);
   return options;
 }

@@ -20,6 +20,7 @@
 #include "nn/model.h"
 #include "play/search_player.h"
 #include "training/config.h"
+#include "training/run_dir.h"
 
 namespace othello::training {
 
@@ -72,7 +73,7 @@ struct EvaluationReport {
 class CheckpointEvaluation {
  public:
   // Parses the fixed opponents; throws core::InputError naming eval.opponents.
-  CheckpointEvaluation(const TrainingConfig& config, const std::string& run_dir);
+  CheckpointEvaluation(const TrainingConfig& config, const RunDir& run);
 
   // Plays `candidate` (at `step`) against the opponents, the last eval.previous
   // checkpoints and, with gating, the self-play model (`current` at `current_step`),
@@ -95,7 +96,7 @@ class CheckpointEvaluation {
   bool Gating() const { return config_.eval_gate > 0; }
 
   const TrainingConfig& config_;
-  std::string run_dir_;
+  const RunDir run_;
   std::vector<arena::ArenaPlayer> fixed_;
   std::map<std::string, double> ladder_;  // eval.ladder's held ratings (may be empty)
 };

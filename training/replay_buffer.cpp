@@ -2,7 +2,6 @@
 
 #include <algorithm>
 #include <cmath>
-#include <cstdio>
 #include <filesystem>
 #include <stdexcept>
 
@@ -16,12 +15,6 @@ namespace {
 
 namespace fs = std::filesystem;
 
-std::string ShardName(std::uint64_t id) {
-  char name[32];
-  std::snprintf(name, sizeof name, "shard-%06llu.bin", static_cast<unsigned long long>(id));
-  return name;
-}
-
 // KataGo's growing window after `seen` positions (see replay_buffer.h).
 std::size_t GrowingWindow(const WindowConfig& window, std::uint64_t seen_positions) {
   const double min = static_cast<double>(window.min);
@@ -33,9 +26,9 @@ std::size_t GrowingWindow(const WindowConfig& window, std::uint64_t seen_positio
 
 }  // namespace
 
-ReplayBuffer::ReplayBuffer(std::string dir, const WindowConfig& window, int board_size,
+ReplayBuffer::ReplayBuffer(const RunDir& run, const WindowConfig& window, int board_size,
                            Access access)
-    : dir_(std::move(dir)),
+    : run_(run),
       window_(window),
       board_size_(board_size),
       access_(access),
@@ -44,14 +37,10 @@ ReplayBuffer::ReplayBuffer(std::string dir, const WindowConfig& window, int boar
     Refresh();
     return;
   }
-  fs::create_directories(dir_);
+  fs::create_directories(run_.replay());
   core::MutexLock lock(mutex_);  // uncontended: the buffer is not shared yet
   LoadShards();
   LoadJournal();
-}
-
-std::string ReplayBuffer::JournalPath() const {
-  return (fs::path(dir_) / kJournalFileName).string();
 }
 
 std::size_t ReplayBuffer::WindowSizeLocked() const {
@@ -80,23 +69,23 @@ void ReplayBuffer::TrimLocked() {
   // holds the counts (games and positions ever added) that a resume starts from.
   while (shards_.size() > 1 && total - shards_.front().second >= on_disk) {
     total -= shards_.front().second;
-    fs::remove(fs::path(dir_) / ShardName(shards_.front().first));
+    fs::remove(run_.replay_shard(shards_.front().first));
     shards_.pop_front();
   }
 }
 
 void ReplayBuffer::AppendJournalLocked(const std::vector<Sample>& game) {
-  core::AppendToFile(JournalPath(), JournalEntry(game, seen_), "replay journal");
+  core::AppendToFile(run_.journal(), JournalEntry(game, seen_), "replay journal");
 }
 
 void ReplayBuffer::LoadJournal() {
   std::error_code missing;
-  if (!fs::exists(JournalPath(), missing)) {
-    core::WriteFileAtomically(JournalPath(), JournalHeader(), "replay journal");
+  if (!fs::exists(run_.journal(), missing)) {
+    core::WriteFileAtomically(run_.journal(), JournalHeader(), "replay journal");
     return;
   }
-  const std::string bytes = core::ReadFile(JournalPath(), "replay journal");
-  const Journal journal = ParseJournal(bytes, JournalPath(), board_size_);
+  const std::string bytes = core::ReadFile(run_.journal(), "replay journal");
+  const Journal journal = ParseJournal(bytes, run_.journal(), board_size_);
   std::string kept = JournalHeader();
   for (const JournalGame& game : journal.games) {
     if (game.seen_before < seen_) continue;  // already in a shard
@@ -107,7 +96,7 @@ void ReplayBuffer::LoadJournal() {
   // A torn tail (or a journal in an older format) is rewritten away before anything is
   // appended.
   if (journal.old_format || journal.valid_bytes < bytes.size()) {
-    core::WriteFileAtomically(JournalPath(), kept, "replay journal");
+    core::WriteFileAtomically(run_.journal(), kept, "replay journal");
   }
   TrimLocked();
 }
@@ -152,7 +141,7 @@ std::size_t ReplayBuffer::Ingest(const std::vector<SourcedGame>& games,
     fresh.push_back(&game);
   }
   if (!entries.empty()) {
-    core::AppendToFile(JournalPath(), entries, "replay journal", /*durable=*/true);
+    core::AppendToFile(run_.journal(), entries, "replay journal", /*durable=*/true);
   }
   for (const SourcedGame* game : fresh) {
     InsertLocked(game->samples);
@@ -191,19 +180,15 @@ void ReplayBuffer::FollowLocked(const std::vector<Sample>& samples, std::uint64_
 
 void ReplayBuffer::ReadNewShardsLocked() {
   std::error_code error;
-  if (!fs::is_directory(dir_, error)) return;  // the owner has not made it yet
+  if (!fs::is_directory(run_.replay(), error)) return;  // the owner has not made it yet
   std::vector<std::uint64_t> ids;
-  for (const auto& entry : fs::directory_iterator(dir_)) {
-    const std::string name = entry.path().filename().string();
-    unsigned long long id;
-    if (std::sscanf(name.c_str(), "shard-%llu.bin", &id) == 1 && name == ShardName(id) &&
-        id >= next_shard_) {
-      ids.push_back(id);
-    }
+  for (const auto& entry : fs::directory_iterator(run_.replay())) {
+    const auto id = RunDir::ReplayShardNumber(entry.path().filename().string());
+    if (id && *id >= next_shard_) ids.push_back(*id);
   }
   std::sort(ids.begin(), ids.end());
   for (const std::uint64_t id : ids) {
-    const fs::path path = fs::path(dir_) / ShardName(id);
+    const fs::path path = run_.replay_shard(id);
     std::string bytes;
     try {
       bytes = core::ReadFile(path.string(), "replay shard");
@@ -219,15 +204,15 @@ void ReplayBuffer::ReadNewShardsLocked() {
 
 void ReplayBuffer::ReadJournalLocked() {
   std::error_code error;
-  if (!fs::exists(JournalPath(), error)) return;
+  if (!fs::exists(run_.journal(), error)) return;
   std::string bytes;
   try {
-    bytes = core::ReadFile(JournalPath(), "replay journal");
+    bytes = core::ReadFile(run_.journal(), "replay journal");
   } catch (const core::InputError&) {
-    if (!fs::exists(JournalPath(), error)) return;  // replaced meanwhile
+    if (!fs::exists(run_.journal(), error)) return;  // replaced meanwhile
     throw;
   }
-  for (const JournalGame& game : ParseJournal(bytes, JournalPath(), board_size_).games) {
+  for (const JournalGame& game : ParseJournal(bytes, run_.journal(), board_size_).games) {
     FollowLocked(game.samples, game.seen_before + game.samples.size(), games_ + 1);
   }
 }
@@ -254,13 +239,13 @@ void ReplayBuffer::Flush() {
 void ReplayBuffer::WriteShardLocked(std::size_t begin, std::size_t end) {
   const std::vector<Sample> records(samples_.begin() + static_cast<std::ptrdiff_t>(begin),
                                     samples_.begin() + static_cast<std::ptrdiff_t>(end));
-  const fs::path path = fs::path(dir_) / ShardName(next_shard_);
+  const fs::path path = run_.replay_shard(next_shard_);
   core::WriteFileAtomically(path.string(),
                             SerializeShard(records.data(), records.size(), games_, seen_),
                             "replay shard");
   // The journal's games are all in the shard now (a kill before this line leaves them
   // in both; loading skips those the shard holds).
-  core::WriteFileAtomically(JournalPath(), JournalHeader(), "replay journal");
+  core::WriteFileAtomically(run_.journal(), JournalHeader(), "replay journal");
   sources_.clear();  // their files were removed when they were ingested
   shards_.emplace_back(next_shard_++, end - begin);
   unflushed_ = 0;
@@ -268,12 +253,9 @@ void ReplayBuffer::WriteShardLocked(std::size_t begin, std::size_t end) {
 
 void ReplayBuffer::LoadShards() {
   std::vector<std::pair<std::uint64_t, fs::path>> found;
-  for (const auto& entry : fs::directory_iterator(dir_)) {
-    const std::string name = entry.path().filename().string();
-    unsigned long long id;
-    if (std::sscanf(name.c_str(), "shard-%llu.bin", &id) == 1 && name == ShardName(id)) {
-      found.emplace_back(id, entry.path());
-    }
+  for (const auto& entry : fs::directory_iterator(run_.replay())) {
+    const auto id = RunDir::ReplayShardNumber(entry.path().filename().string());
+    if (id) found.emplace_back(*id, entry.path());
   }
   std::sort(found.begin(), found.end());
   for (const auto& [id, path] : found) {

@@ -1,6 +1,7 @@
 #pragma once
 // The replay buffer: positions from self-play in a sliding window, kept in memory and
-// written to disk in shards (replay/shard-NNNNNN.bin) so a run can resume.
+// written to disk in shards (a run's replay/shard-NNNNNN.bin, run_dir.h) so a run can
+// resume.
 //
 // Window: "fixed" keeps the last window_max positions; "growing" (KataGo) keeps
 //   min * (1 + 0.4 * ((seen / min)^exponent - 1) / exponent)
@@ -17,7 +18,7 @@
 // reach a shard. On loading, games already in a shard are skipped, and a torn last
 // entry (a kill during the append) is cut off before anything new is appended.
 //
-// Ingestion (actors, training/run_dir.h): games from other processes arrive with a
+// Ingestion (actors, training/actor_protocol.h): games from other processes arrive with a
 // source name (their incoming shard). Ingest journals them with their sources and one
 // fsync, then lets the caller delete the source files, all under the lock, before any
 // shard can be written: a game whose source the journal still names is never taken
@@ -37,7 +38,6 @@
 #include <deque>
 #include <functional>
 #include <string>
-#include <string_view>
 #include <unordered_set>
 #include <vector>
 
@@ -46,12 +46,10 @@
 #include "core/thread_annotations.h"
 #include "training/duplicate_targets.h"
 #include "training/replay_window.h"
+#include "training/run_dir.h"
 #include "training/sample.h"
 
 namespace othello::training {
-
-// The journal's name in the buffer's folder (the shards are shard-NNNNNN.bin).
-inline constexpr std::string_view kJournalFileName = "journal.bin";
 
 // A game from another process, named by where it came from (unique per game).
 struct SourcedGame {
@@ -62,9 +60,9 @@ struct SourcedGame {
 class ReplayBuffer {
  public:
   enum class Access { kOwner, kFollower };
-  // Loads the shards already in `dir` (an owner creates it if needed); every record
-  // must be a position of `board_size` (0: any size).
-  ReplayBuffer(std::string dir, const WindowConfig& window, int board_size = 8,
+  // Loads the shards and the journal already in `run`'s replay/ (an owner creates it if
+  // needed); every record must be a position of `board_size` (0: any size).
+  ReplayBuffer(const RunDir& run, const WindowConfig& window, int board_size = 8,
                Access access = Access::kOwner);
 
   void Add(const std::vector<Sample>& game);
@@ -108,9 +106,8 @@ class ReplayBuffer {
   void ReadNewShardsLocked() REQUIRES(mutex_);
   void ReadJournalLocked() REQUIRES(mutex_);
   void AppendJournalLocked(const std::vector<Sample>& game) REQUIRES(mutex_);
-  std::string JournalPath() const;
 
-  const std::string dir_;
+  const RunDir run_;
   const WindowConfig window_;
   const int board_size_;
   const Access access_;

@@ -20,8 +20,10 @@
 #include "nn/device_stream.h"
 #include "nn/inference.h"
 #include "nn/rules_json.h"
+#include "training/actor_protocol.h"
 #include "training/distributed.h"
 #include "training/evaluation.h"
+#include "training/model_publish.h"
 #include "training/progress_line.h"
 #include "training/replay_buffer.h"
 #include "training/run_dir.h"
@@ -90,7 +92,7 @@ TrainingConfig ForRank(TrainingConfig config, const DistributedOptions& distribu
 // trainer's gradient hook).
 class Run {
  public:
-  Run(const TrainingConfig& config, const std::string& dir, std::ostream& log, bool interactive,
+  Run(const TrainingConfig& config, const RunDir& dir, std::ostream& log, bool interactive,
       const DistributedOptions& distributed)
       : config_(ForRank(config, distributed)),
         distributed_(distributed),
@@ -147,7 +149,7 @@ class Run {
   // Self-play takes the trainer's model or, with gating, the last one that passed.
   void StartSelfPlay();
   void PublishFirstModel();
-  // To this process's self-play and to actors (DIR/models/, run_dir.h).
+  // To this process's self-play and to actors (DIR/models/, model_publish.h).
   void PublishModel(nn::OthelloNet& net, std::int64_t step);
   // Takes the actors' finished games (DIR/replay/incoming/) into the replay buffer.
   void Ingest();
@@ -253,7 +255,7 @@ void Run::Lead(const std::atomic<bool>& stop) {
   StartTrainer(checkpoint);
   OpenReplay(checkpoint);
   LogDevice();
-  evaluation_.emplace(config_, dir_.root());
+  evaluation_.emplace(config_, dir_);
   StartSelfPlay();
   LeadUntilStopped(stop);
   selfplay_->Stop();
@@ -324,8 +326,7 @@ void Run::Follow(const std::atomic<bool>& stop) {
   // Its own batches: a stream of its own, not rank 0's restored one.
   rng_ = core::Rng(core::Mix64(config_.seed * 1000003 + distributed_.rank * 7919 +
                                static_cast<std::uint64_t>(checkpoint.step)));
-  buffer_.emplace(dir_.replay(), config_.replay, config_.rules.size,
-                  ReplayBuffer::Access::kFollower);
+  buffer_.emplace(dir_, config_.replay, config_.rules.size, ReplayBuffer::Access::kFollower);
   LogDevice();
   bool stop_said = false;
   for (;;) {
@@ -406,10 +407,10 @@ void Run::LogDevice() {
 }
 
 void Run::OpenReplay(const nn::Checkpoint& checkpoint) {
-  buffer_.emplace(dir_.replay(), config_.replay, config_.rules.size);
+  buffer_.emplace(dir_, config_.replay, config_.rules.size);
   // Before anything can write a shard: incoming games already journaled by a learner
   // that was killed before removing their files are recognised by their sources now.
-  ingester_.emplace(dir_.root(), *buffer_, config_.rules.size);
+  ingester_.emplace(dir_, *buffer_, config_.rules.size);
   Ingest();
   if (checkpoint.net) {
     log_ << "replay: " << buffer_->games() << " games, " << buffer_->seen() << " positions ("
@@ -520,7 +521,7 @@ void Run::PublishFirstModel() {
 void Run::PublishModel(nn::OthelloNet& net, std::int64_t step) {
   models_.Publish(net, step);
   Attempt("publishing the model of step " + std::to_string(step),
-          [&] { training::PublishModel(dir_.root(), net, step, config_.rules); });
+          [&] { training::PublishModel(dir_, net, step, config_.rules); });
 }
 
 void Run::Ingest() {
@@ -661,7 +662,7 @@ Run::Rates Run::TakeRates(double now) {
                       playouts = stats_.playouts.load();
   Rates rates{(games - last_games_) / dt, (positions - last_positions_) / dt,
               (playouts - last_playouts_) / dt, {}};
-  if (leader()) rates.actors = LiveActors(dir_.root());
+  if (leader()) rates.actors = LiveActors(dir_);
   last_report_time_ = now;
   last_games_ = games;
   last_positions_ = positions;
@@ -775,10 +776,10 @@ void Run::AppendMetrics(const nlohmann::json& line) {
 
 }  // namespace
 
-RunSummary RunTraining(const TrainingConfig& config, const std::string& run_dir,
+RunSummary RunTraining(const TrainingConfig& config, const RunDir& dir,
                        const std::atomic<bool>& stop, std::ostream& log, bool interactive,
                        const DistributedOptions& distributed) {
-  Run run(config, run_dir, log, interactive, distributed);
+  Run run(config, dir, log, interactive, distributed);
   return run.Execute(stop);
 }
 

@@ -10,10 +10,10 @@
 #include <atomic>
 #include <cstdint>
 #include <ostream>
-#include <string>
 
 #include "training/config.h"
 #include "training/distributed.h"
+#include "training/run_dir.h"
 
 namespace othello::training {
 
@@ -39,7 +39,7 @@ struct RunSummary {
 // Data-parallel (`distributed` with world_size > 1): one call per rank, each a process
 // on the same run directory (a shared file system across machines); see run.cpp's Run
 // for what rank 0 alone does. A rank that dies ends the others with an error.
-RunSummary RunTraining(const TrainingConfig& config, const std::string& run_dir,
+RunSummary RunTraining(const TrainingConfig& config, const RunDir& dir,
                        const std::atomic<bool>& stop, std::ostream& log, bool interactive,
                        const DistributedOptions& distributed = {});
 

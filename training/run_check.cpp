@@ -6,8 +6,8 @@
 #include "core/error.h"
 #include "core/file_io.h"
 #include "nn/checkpoint.h"
+#include "training/model_publish.h"
 #include "training/replay_format.h"
-#include "training/run_dir.h"
 
 namespace othello::training {
 namespace {
@@ -30,9 +30,9 @@ int CheckCheckpoints(const fs::path& dir, const fs::path& latest, RunCheck& chec
   int board_size = 0;
   for (const fs::path& file : Files(dir)) {
     const std::string name = file.filename().string();
-    if (EndsWith(name, ".tmp")) {
+    if (core::IsTemporaryFile(name)) {
       check.leftovers.push_back(file.string());
-    } else if (EndsWith(name, ".ckpt")) {
+    } else if (RunDir::IsCheckpoint(name)) {
       const nn::Checkpoint checkpoint = nn::LoadCheckpoint(file.string());
       ++check.checkpoints;
       if (file.filename() == latest.filename()) {
@@ -49,9 +49,9 @@ std::uint64_t CheckShards(const fs::path& dir, int board_size, RunCheck& check) 
   std::uint64_t shard_seen = 0;
   for (const fs::path& file : Files(dir)) {
     const std::string name = file.filename().string();
-    if (EndsWith(name, ".tmp")) {
+    if (core::IsTemporaryFile(name)) {
       check.leftovers.push_back(file.string());
-    } else if (name.rfind("shard-", 0) == 0 && EndsWith(name, ".bin")) {
+    } else if (RunDir::ReplayShardNumber(name)) {
       const Shard shard = ParseShard(core::ReadFile(file.string(), "replay shard"), file.string(),
                                      board_size);
       ++check.shards;
@@ -79,16 +79,16 @@ void CheckJournal(const fs::path& path, int board_size, std::uint64_t shard_seen
 
 // Counts the actors' shards waiting in incoming/ (read when the learner takes them) and
 // reads the published model's manifest.
-void CheckShared(const std::string& dir, RunCheck& check) {
-  const fs::path incoming = RunDir(dir).incoming();
+void CheckShared(const RunDir& run, RunCheck& check) {
+  const fs::path incoming = run.incoming();
   if (fs::is_directory(incoming)) {
     for (const fs::path& file : Files(incoming)) {
       const std::string name = file.filename().string();
-      if (EndsWith(name, ".tmp")) check.leftovers.push_back(file.string());
-      if (EndsWith(name, ".shard")) ++check.incoming;
+      if (core::IsTemporaryFile(name)) check.leftovers.push_back(file.string());
+      if (RunDir::IsIncomingShard(name)) ++check.incoming;
     }
   }
-  if (const auto model = NewestModel(dir)) check.published_step = model->step;
+  if (const auto model = NewestModel(run)) check.published_step = model->step;
 }
 
 }  // namespace
@@ -106,15 +106,16 @@ nlohmann::json RunCheck::Json() const {
           {"leftovers", leftovers}};
 }
 
-RunCheck CheckRunDir(const std::string& dir) {
-  if (!fs::is_directory(dir)) throw core::InputError("run " + dir + ": not a directory");
-  const RunDir run(dir);
+RunCheck CheckRunDir(const RunDir& run) {
+  if (!fs::is_directory(run.root())) {
+    throw core::InputError("run " + run.root() + ": not a directory");
+  }
   RunCheck check;
   const int board_size = CheckCheckpoints(run.checkpoints(), run.latest_checkpoint(), check);
   const std::uint64_t shard_seen = CheckShards(run.replay(), board_size, check);
   check.positions = shard_seen;
   CheckJournal(run.journal(), board_size, shard_seen, check);
-  CheckShared(dir, check);
+  CheckShared(run, check);
   return check;
 }
 

@@ -10,6 +10,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include "training/run_dir.h"
+
 namespace othello::training {
 
 struct RunCheck {
@@ -20,13 +22,13 @@ struct RunCheck {
   std::uint64_t positions = 0;     // positions ever added
   std::uint64_t journal_games = 0;  // of them, games in the journal not yet in a shard
   std::uint64_t torn_journal_bytes = 0;
-  std::uint64_t incoming = 0;      // actors' shards not yet taken in (run_dir.h)
+  std::uint64_t incoming = 0;      // actors' shards not yet taken in (actor_protocol.h)
   std::int64_t published_step = -1;  // the model published for actors (-1: none)
   std::vector<std::string> leftovers;  // *.tmp files of interrupted writes (harmless)
   nlohmann::json Json() const;
 };
 
 // Throws core::InputError naming the first file that does not read back.
-RunCheck CheckRunDir(const std::string& dir);
+RunCheck CheckRunDir(const RunDir& run);
 
 }  // namespace othello::training

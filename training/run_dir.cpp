@@ -1,84 +1,90 @@
 #include "training/run_dir.h"
 
-#include <unistd.h>
-
-#include <csignal>
-
 #include <algorithm>
-#include <chrono>
 #include <cstdio>
 #include <filesystem>
-#include <random>
+#include <limits>
 
-#include "core/error.h"
-#include "core/fault.h"
-#include "core/file_io.h"
-#include "nn/checkpoint.h"
-#include "training/replay_format.h"
+#include "arena/arena.h"
+#include "arena/run_layout.h"
 
 namespace othello::training {
 namespace {
 
 namespace fs = std::filesystem;
+namespace layout = arena::run_layout;
+
+// Zero-padded widths of the numbered names.
+constexpr int kStepDigits = 8;      // step-NNNNNNNN, model-NNNNNNNN
+constexpr int kShardDigits = 6;     // shard-NNNNNN
+constexpr int kIncomingDigits = 8;  // ACTOR-NNNNNNNN
+
+// prefix, `n` zero-padded to `digits` (more when it needs them), extension.
+std::string Numbered(std::string_view prefix, long long n, int digits,
+                     std::string_view extension) {
+  char number[32];
+  std::snprintf(number, sizeof number, "%0*lld", digits, n);
+  return std::string(prefix) + number + std::string(extension);
+}
+
+bool HasExtension(std::string_view name, std::string_view extension) {
+  return name.size() > extension.size() &&
+         name.substr(name.size() - extension.size()) == extension;
+}
+
+// The number of a name prefix + decimal digits + extension; nullopt for another name.
+std::optional<std::int64_t> NumberIn(std::string_view name, std::string_view prefix,
+                                     std::string_view extension) {
+  if (name.size() <= prefix.size() + extension.size() || name.substr(0, prefix.size()) != prefix ||
+      !HasExtension(name, extension)) {
+    return std::nullopt;
+  }
+  std::int64_t n = 0;
+  for (const char c : name.substr(prefix.size(), name.size() - prefix.size() - extension.size())) {
+    if (c < '0' || c > '9' || n > (std::numeric_limits<std::int64_t>::max() - 9) / 10) {
+      return std::nullopt;
+    }
+    n = n * 10 + (c - '0');
+  }
+  return n;
+}
+
+// The files of `folder` whose names NumberIn reads (`canonical`: only as `name_of`
+// writes them), as (number, path) sorted by number.
+template <typename NameOf>
+std::vector<std::pair<std::int64_t, std::string>> NumberedFiles(const std::string& folder,
+                                                                std::string_view prefix,
+                                                                std::string_view extension,
+                                                                bool canonical, NameOf name_of) {
+  std::vector<std::pair<std::int64_t, std::string>> found;
+  std::error_code error;
+  for (const auto& entry : fs::directory_iterator(folder, error)) {
+    const std::string name = entry.path().filename().string();
+    const std::optional<std::int64_t> n = NumberIn(name, prefix, extension);
+    if (n && (!canonical || name == name_of(*n))) found.emplace_back(*n, entry.path().string());
+  }
+  std::sort(found.begin(), found.end());
+  return found;
+}
 
 std::string ModelName(std::int64_t step) {
-  char name[40];
-  std::snprintf(name, sizeof name, "model-%08lld.ckpt", static_cast<long long>(step));
-  return name;
+  return Numbered(layout::kModelPrefix, step, kStepDigits, layout::kCheckpointExtension);
 }
 
-// Removes the model files older than the newest kModelsKept (an actor that is reading
-// one keeps its open file; one that finds it gone reads latest.json again).
-void PruneModels(const std::string& models) {
-  std::vector<std::string> names;
-  for (const auto& entry : fs::directory_iterator(models)) {
-    const std::string name = entry.path().filename().string();
-    long long step;
-    if (std::sscanf(name.c_str(), "model-%lld.ckpt", &step) == 1 && name == ModelName(step)) {
-      names.push_back(name);
-    }
-  }
-  std::sort(names.begin(), names.end());  // zero-padded: in step order
-  for (std::size_t i = 0; i + kModelsKept < names.size(); ++i) {
-    std::error_code ignored;  // a model already gone is no loss
-    fs::remove(fs::path(models) / names[i], ignored);
-  }
-}
-
-// The file's age in seconds by its modification time (0 if it is gone).
-double AgeSeconds(const fs::path& path) {
-  std::error_code error;
-  const auto written = fs::last_write_time(path, error);
-  if (error) return 0;
-  return std::chrono::duration<double>(fs::file_time_type::clock::now() - written).count();
+std::string ShardName(std::uint64_t id) {
+  return Numbered(layout::kShardPrefix, static_cast<long long>(id), kShardDigits,
+                  layout::kShardExtension);
 }
 
 }  // namespace
 
-bool EndsWith(const std::string& name, const std::string& suffix) {
-  return name.size() >= suffix.size() &&
-         name.compare(name.size() - suffix.size(), suffix.size(), suffix) == 0;
-}
-
 std::string StepName(std::int64_t step) {
-  char name[32];
-  std::snprintf(name, sizeof name, "step-%08lld", static_cast<long long>(step));
-  return name;
+  return Numbered(layout::kStepPrefix, step, kStepDigits, "");
 }
 
-std::vector<std::pair<std::int64_t, std::string>> StepCheckpoints(const std::string& dir) {
-  std::vector<std::pair<std::int64_t, std::string>> found;
-  std::error_code error;
-  for (const auto& entry : fs::directory_iterator(dir, error)) {
-    const std::string name = entry.path().filename().string();
-    long long n = -1;
-    char tail[8] = {0};
-    if (std::sscanf(name.c_str(), "step-%lld.%7s", &n, tail) == 2 && std::string(tail) == "ckpt") {
-      found.emplace_back(n, entry.path().string());
-    }
-  }
-  std::sort(found.begin(), found.end());
-  return found;
+std::vector<std::pair<std::int64_t, std::string>> StepCheckpoints(const std::string& folder) {
+  return NumberedFiles(folder, layout::kStepPrefix, layout::kCheckpointExtension,
+                       /*canonical=*/false, StepName);
 }
 
 std::string RunDir::In(std::initializer_list<std::string_view> parts) const {
@@ -87,251 +93,66 @@ std::string RunDir::In(std::initializer_list<std::string_view> parts) const {
   return path.string();
 }
 
-std::string RunDir::config_file() const { return In({"run-config.json"}); }
-std::string RunDir::checkpoints() const { return In({"checkpoints"}); }
-std::string RunDir::latest_checkpoint() const { return In({"checkpoints", "latest.ckpt"}); }
+std::string RunDir::config_file() const { return In({layout::kRunConfig}); }
+std::string RunDir::metrics() const { return In({layout::kMetrics}); }
+std::string RunDir::checkpoints() const { return In({layout::kCheckpoints}); }
+std::string RunDir::latest_checkpoint() const {
+  return In({layout::kCheckpoints, layout::kLatestCheckpoint});
+}
 std::string RunDir::checkpoint(std::int64_t step) const {
-  return In({"checkpoints", StepName(step) + ".ckpt"});
+  return In({layout::kCheckpoints, StepName(step) + std::string(layout::kCheckpointExtension)});
 }
-std::string RunDir::best_checkpoint() const { return In({"checkpoints", "best.ckpt"}); }
-std::string RunDir::replay() const { return In({"replay"}); }
-std::string RunDir::journal() const { return In({"replay", kJournalFileName}); }
-std::string RunDir::incoming() const { return In({"replay", "incoming"}); }
-std::string RunDir::rejected() const { return In({"replay", "rejected"}); }
-std::string RunDir::models() const { return In({"models"}); }
-std::string RunDir::model_manifest() const { return In({"models", "latest.json"}); }
-std::string RunDir::model(std::int64_t step) const { return In({"models", ModelName(step)}); }
-std::string RunDir::actors() const { return In({"actors"}); }
+std::string RunDir::best_checkpoint() const {
+  return In({layout::kCheckpoints, layout::kBestCheckpoint});
+}
+std::string RunDir::replay() const { return In({layout::kReplay}); }
+std::string RunDir::replay_shard(std::uint64_t id) const {
+  return In({layout::kReplay, ShardName(id)});
+}
+std::string RunDir::journal() const { return In({layout::kReplay, layout::kJournal}); }
+std::string RunDir::incoming() const { return In({layout::kReplay, layout::kIncoming}); }
+std::string RunDir::incoming_shard(const std::string& actor, std::uint64_t game) const {
+  return In({layout::kReplay, layout::kIncoming,
+             Numbered(actor + "-", static_cast<long long>(game), kIncomingDigits,
+                      layout::kIncomingExtension)});
+}
+std::string RunDir::rejected() const { return In({layout::kReplay, layout::kRejected}); }
+std::string RunDir::models() const { return In({layout::kModels}); }
+std::string RunDir::model_manifest() const {
+  return In({layout::kModels, layout::kModelManifest});
+}
+std::string RunDir::model(std::int64_t step) const {
+  return In({layout::kModels, ModelName(step)});
+}
+std::string RunDir::actors() const { return In({layout::kActors}); }
 std::string RunDir::actor_report(const std::string& actor) const {
-  return In({"actors", actor + ".json"});
+  return In({layout::kActors, actor + std::string(layout::kActorReportExtension)});
 }
-std::string RunDir::eval() const { return In({"eval"}); }
-std::string RunDir::metrics() const { return In({"metrics.jsonl"}); }
+std::string RunDir::eval() const { return In({layout::kEval}); }
+std::string RunDir::eval_games() const { return arena::GamesFile(eval()); }
 
-double UnixNow() {
-  return std::chrono::duration<double>(std::chrono::system_clock::now().time_since_epoch())
-      .count();
-}
-
-void SaveRunConfig(const std::string& dir, const std::string& yaml, const std::string& name,
-                   const std::vector<std::string>& overrides) {
-  fs::create_directories(dir);
-  const nlohmann::json config = {{"file", name}, {"yaml", yaml}, {"overrides", overrides}};
-  core::WriteFileAtomically(RunDir(dir).config_file(), config.dump(2) + "\n",
-                            "run configuration");
+std::vector<std::pair<std::int64_t, std::string>> RunDir::ModelFiles() const {
+  return NumberedFiles(models(), layout::kModelPrefix, layout::kCheckpointExtension,
+                       /*canonical=*/true, ModelName);
 }
 
-TrainingConfig LoadRunConfig(const std::string& dir, const std::vector<std::string>& extra) {
-  const std::string path = RunDir(dir).config_file();
-  std::error_code error;
-  if (!fs::exists(path, error)) {
-    throw core::InputError("run configuration " + path +
-                           ": missing (start the learner, othello-zero train, on this run "
-                           "directory first, or give the actor --config)");
-  }
-  nlohmann::json config;
-  try {
-    config = nlohmann::json::parse(core::ReadFile(path, "run configuration"));
-  } catch (const nlohmann::json::exception& e) {
-    throw core::InputError("run configuration " + path + ": not JSON: " + e.what());
-  }
-  const auto text = [&](const char* key) -> std::string {
-    if (!config.is_object() || !config.contains(key) || !config[key].is_string()) {
-      throw core::InputError("run configuration " + path + ": \"" + key +
-                             "\" must be a string");
-    }
-    return config[key].get<std::string>();
-  };
-  std::vector<std::string> overrides;
-  if (config.contains("overrides")) {
-    const auto& list = config["overrides"];
-    if (!list.is_array() ||
-        !std::all_of(list.begin(), list.end(), [](const auto& v) { return v.is_string(); })) {
-      throw core::InputError("run configuration " + path +
-                             ": \"overrides\" must be a list of strings");
-    }
-    overrides = list.get<std::vector<std::string>>();
-  }
-  overrides.insert(overrides.end(), extra.begin(), extra.end());
-  const std::string yaml = text("yaml");
-  const std::string name = text("file") + " (by way of " + path + ")";
-  return ParseTrainingConfig(yaml, name, overrides);
+bool RunDir::IsCheckpoint(std::string_view name) {
+  return HasExtension(name, layout::kCheckpointExtension);
 }
 
-void PublishModel(const std::string& dir, nn::OthelloNet& net, std::int64_t step,
-                  const core::Rules& rules) {
-  const RunDir run(dir);
-  fs::create_directories(run.models());
-  core::WriteFileAtomically(run.model(step), nn::SerializeCheckpoint(net, step, nullptr, rules),
-                            "model file");
-  const nlohmann::json manifest = {{"step", step}, {"file", ModelName(step)}};
-  core::WriteFileAtomically(run.model_manifest(), manifest.dump() + "\n", "model manifest");
-  PruneModels(run.models());
+std::optional<std::uint64_t> RunDir::ReplayShardNumber(std::string_view name) {
+  const std::optional<std::int64_t> id =
+      NumberIn(name, layout::kShardPrefix, layout::kShardExtension);
+  if (!id || name != ShardName(static_cast<std::uint64_t>(*id))) return std::nullopt;
+  return static_cast<std::uint64_t>(*id);
 }
 
-std::optional<PublishedModel> NewestModel(const std::string& dir) {
-  const fs::path path = RunDir(dir).model_manifest();
-  std::error_code error;
-  if (!fs::exists(path, error)) return std::nullopt;
-  nlohmann::json manifest;
-  try {
-    manifest = nlohmann::json::parse(core::ReadFile(path.string(), "model manifest"));
-  } catch (const nlohmann::json::exception& e) {
-    throw core::InputError("model manifest " + path.string() + ": not JSON: " + e.what());
-  }
-  if (!manifest.is_object() || !manifest.contains("step") ||
-      !manifest["step"].is_number_integer() || !manifest.contains("file") ||
-      !manifest["file"].is_string()) {
-    throw core::InputError("model manifest " + path.string() +
-                           ": needs an integer \"step\" and a string \"file\"");
-  }
-  const std::string file = manifest["file"].get<std::string>();
-  if (file.empty() || file.find('/') != std::string::npos || file[0] == '.') {
-    throw core::InputError("model manifest " + path.string() + ": bad file name \"" + file +
-                           "\"");
-  }
-  return PublishedModel{manifest["step"].get<std::int64_t>(), (path.parent_path() / file).string()};
+bool RunDir::IsIncomingShard(std::string_view name) {
+  return HasExtension(name, layout::kIncomingExtension);
 }
 
-std::string NewActorId() {
-  char host[256] = {};
-  if (::gethostname(host, sizeof host - 1) != 0 || host[0] == '\0') std::snprintf(host, 8, "host");
-  std::string name(host);
-  for (char& c : name) {
-    const bool plain = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
-                       c == '.' || c == '_';
-    if (!plain) c = '_';
-  }
-  std::random_device entropy;
-  char id[64];
-  std::snprintf(id, sizeof id, "-%d-%08x", static_cast<int>(::getpid()),
-                static_cast<unsigned>(entropy()));
-  return name + id;
-}
-
-IncomingWriter::IncomingWriter(const std::string& dir, std::string actor_id)
-    : incoming_(RunDir(dir).incoming()), actor_id_(std::move(actor_id)) {
-  fs::create_directories(incoming_);
-}
-
-void IncomingWriter::Write(const std::vector<Sample>& game) {
-  char name[40];
-  std::snprintf(name, sizeof name, "-%08llu.shard",
-                static_cast<unsigned long long>(next_.fetch_add(1)));
-  core::WriteFileAtomically((fs::path(incoming_) / (actor_id_ + name)).string(),
-                            SerializeShard(game.data(), game.size(), /*games=*/1,
-                                           /*seen=*/game.size()),
-                            "incoming shard");
-}
-
-Ingester::Ingester(const std::string& dir, ReplayBuffer& buffer, int board_size)
-    : dir_(dir), buffer_(buffer), board_size_(board_size) {
-  fs::create_directories(RunDir(dir).incoming());
-}
-
-Ingester::Pass Ingester::RunOnce() {
-  Pass pass;
-  const fs::path incoming = RunDir(dir_).incoming();
-  std::vector<SourcedGame> games;
-  std::vector<fs::path> files;
-  for (const auto& entry : fs::directory_iterator(incoming)) {
-    const std::string name = entry.path().filename().string();
-    if (EndsWith(name, ".tmp")) {
-      if (AgeSeconds(entry.path()) > 3600) {
-        std::error_code ignored;
-        fs::remove(entry.path(), ignored);
-        pass.warnings.push_back("removed " + entry.path().string() +
-                                ", an incoming shard whose writer stopped half-way an hour ago");
-      }
-      continue;
-    }
-    if (!EndsWith(name, ".shard") || !entry.is_regular_file()) {
-      if (std::find(warned_.begin(), warned_.end(), name) == warned_.end()) {
-        warned_.push_back(name);
-        pass.warnings.push_back("ignoring " + entry.path().string() +
-                                ": not an incoming shard (ACTOR-NNNNNNNN.shard)");
-      }
-      continue;
-    }
-    try {
-      Shard shard = ParseShard(core::ReadFile(entry.path().string(), "incoming shard"),
-                               entry.path().string(), board_size_);
-      if (shard.games != 1 || shard.seen != shard.samples.size() || shard.samples.empty()) {
-        throw core::InputError("incoming shard " + entry.path().string() +
-                               ": not one actor's game (" + std::to_string(shard.games) +
-                               " games, " + std::to_string(shard.samples.size()) + " positions)");
-      }
-      games.push_back({name, std::move(shard.samples)});
-      files.push_back(entry.path());
-    } catch (const core::InputError& e) {
-      const fs::path rejected = RunDir(dir_).rejected();
-      fs::create_directories(rejected);
-      fs::rename(entry.path(), rejected / name);
-      pass.warnings.push_back(std::string(e.what()) + "; moved to " + (rejected / name).string());
-    }
-  }
-  if (files.empty()) return pass;
-  pass.games = buffer_.Ingest(games, [&] {
-    if (core::InjectFault("kill:ingest")) ::kill(::getpid(), SIGKILL);  // journaled, not removed
-    for (const fs::path& file : files) fs::remove(file);
-    core::SyncFolder(incoming.string(), "incoming shards");
-  });
-  pass.files = files.size();
-  return pass;
-}
-
-nlohmann::json ToJson(const ActorReport& r) {
-  return {{"actor", r.actor},
-          {"threads", r.threads},
-          {"model_step", r.model_step},
-          {"games", r.games},
-          {"positions", r.positions},
-          {"playouts", r.playouts},
-          {"games_per_second", r.games_per_second},
-          {"positions_per_second", r.positions_per_second},
-          {"playouts_per_second", r.playouts_per_second},
-          {"updated", r.updated},
-          {"stopped", r.stopped}};
-}
-
-void WriteActorReport(const std::string& dir, const ActorReport& report) {
-  const RunDir run(dir);
-  fs::create_directories(run.actors());
-  core::WriteFileAtomically(run.actor_report(report.actor), ToJson(report).dump() + "\n",
-                            "actor report");
-}
-
-std::vector<ActorReport> LiveActors(const std::string& dir, double max_age) {
-  std::vector<ActorReport> live;
-  std::error_code error;
-  const std::string actors = RunDir(dir).actors();
-  if (!fs::is_directory(actors, error)) return live;
-  const double now = UnixNow();
-  for (const auto& entry : fs::directory_iterator(actors, error)) {
-    if (entry.path().extension() != ".json") continue;
-    try {
-      const nlohmann::json j =
-          nlohmann::json::parse(core::ReadFile(entry.path().string(), "actor report"));
-      ActorReport r;
-      r.actor = j.at("actor").get<std::string>();
-      r.threads = j.at("threads").get<int>();
-      r.model_step = j.at("model_step").get<std::int64_t>();
-      r.games = j.at("games").get<std::uint64_t>();
-      r.positions = j.at("positions").get<std::uint64_t>();
-      r.playouts = j.at("playouts").get<std::uint64_t>();
-      r.games_per_second = j.at("games_per_second").get<double>();
-      r.positions_per_second = j.at("positions_per_second").get<double>();
-      r.playouts_per_second = j.at("playouts_per_second").get<double>();
-      r.updated = j.at("updated").get<double>();
-      r.stopped = j.at("stopped").get<bool>();
-      if (!r.stopped && now - r.updated <= max_age) live.push_back(std::move(r));
-    } catch (const std::exception&) {
-      // being rewritten, or not an actor's: not counted this time
-    }
-  }
-  std::sort(live.begin(), live.end(),
-            [](const ActorReport& a, const ActorReport& b) { return a.actor < b.actor; });
-  return live;
+bool RunDir::IsActorReport(std::string_view name) {
+  return HasExtension(name, layout::kActorReportExtension);
 }
 
 }  // namespace othello::training

@@ -73,7 +73,7 @@ TEST(Evaluation, BadOpponentsAreNamed) {
   TrainingConfig config =
       ParseTrainingConfig("eval: {opponents: [random, 'ab:x']}\n", "test.yaml");
   try {
-    CheckpointEvaluation evaluation(config, "/tmp/unused");
+    CheckpointEvaluation evaluation(config, RunDir("/tmp/unused"));
     FAIL() << "a bad opponent was accepted";
   } catch (const core::InputError& e) {
     EXPECT_NE(std::string(e.what()).find("eval.opponents: player 'ab:x'"), std::string::npos)
@@ -86,7 +86,8 @@ TEST(Evaluation, BadOpponentsAreNamed) {
 TEST(Evaluation, ACheckpointIsPlacedOnTheFixedLadder) {
   const std::filesystem::path dir = std::filesystem::temp_directory_path() / "oz_eval_ladder";
   std::filesystem::remove_all(dir);
-  std::filesystem::create_directories(dir / "run" / "checkpoints");
+  const RunDir run((dir / "run").string());
+  std::filesystem::create_directories(run.checkpoints());
   {
     std::ofstream csv(dir / "ladder.csv");
     csv << "player,elo,ci95,games,score\nrandom,0,0,8,0.2\ngreedy,90,0,8,0.8\nunplayed,500,0,8,0.5\n";
@@ -96,7 +97,7 @@ TEST(Evaluation, ACheckpointIsPlacedOnTheFixedLadder) {
                            " ladder: " + (dir / "ladder.csv").string() + "}\n";
   const TrainingConfig config = ParseTrainingConfig(yaml, "test.yaml");
   nn::OthelloNet net(config.net);
-  CheckpointEvaluation evaluation(config, (dir / "run").string());
+  CheckpointEvaluation evaluation(config, run);
   const EvaluationReport report = evaluation.Evaluate(net, 200, nullptr, 0);
   ASSERT_TRUE(report.json.contains("elo")) << report.json.dump();
   EXPECT_GT(report.json["elo_ci95"].get<double>(), 0);
@@ -136,7 +137,7 @@ TEST(Evaluation, TheLadderOpponentsAndTheLadderFile) {
   EXPECT_THROW(ParseTrainingConfig("game: {size: 6}\neval: {ladder: x.csv}\n", "t.yaml"),
                core::InputError);
   try {
-    CheckpointEvaluation evaluation(config, (dir / "run").string());
+    CheckpointEvaluation evaluation(config, RunDir((dir / "run").string()));
     FAIL() << "a missing ladder file was accepted";
   } catch (const core::InputError& e) {
     EXPECT_NE(std::string(e.what()).find("eval.ladder: ladder " + config.eval_ladder),

@@ -12,15 +12,18 @@
 #include "core/symmetry.h"
 #include "training/replay_buffer.h"
 #include "training/replay_format.h"
+#include "training/run_dir.h"
 
 namespace othello::training {
 namespace {
 
-std::string TempDir(const std::string& name) {
+// A run directory under the temporary directory, with nothing there yet: the buffer keeps
+// its files in its replay/.
+RunDir TempRun(const std::string& name) {
   const auto dir = std::filesystem::temp_directory_path() /
                    ("oz_replay_" + std::to_string(::getpid()) + "_" + name);
   std::filesystem::remove_all(dir);
-  return dir.string();
+  return RunDir(dir.string());
 }
 
 std::vector<Sample> Game(int length, int tag) {
@@ -40,7 +43,7 @@ TEST(ReplayBuffer, FixedWindowKeepsTheNewestPositions) {
   window.kind = ReplayWindow::kFixed;
   window.max = 100;
   window.shard_positions = 30;
-  ReplayBuffer buffer(TempDir("fixed"), window);
+  ReplayBuffer buffer(TempRun("fixed"), window);
   for (int g = 0; g < 10; ++g) buffer.Add(Game(20, g));
   EXPECT_EQ(buffer.size(), 100u);
   EXPECT_EQ(buffer.seen(), 200u);
@@ -70,7 +73,7 @@ TEST(ReplayBuffer, DuplicatePositionsShareTheirMeanTargets) {
   window.kind = ReplayWindow::kFixed;
   window.max = 3;
   window.average_duplicates_plies = 4;
-  ReplayBuffer buffer(TempDir("duplicates"), window);
+  ReplayBuffer buffer(TempRun("duplicates"), window);
   // The same position twice, the second turned by a symmetry: a win playing d6 (43), and
   // a loss playing f4 (29) before the turn.
   buffer.Add({AfterF5(0, 65535, 0, 43)});
@@ -113,7 +116,7 @@ TEST(ReplayBuffer, DuplicatesPastThePliesOrExactKeepTheirOwnTargets) {
   window.kind = ReplayWindow::kFixed;
   window.max = 10;
   window.average_duplicates_plies = 0;  // off
-  ReplayBuffer off(TempDir("duplicates_off"), window);
+  ReplayBuffer off(TempRun("duplicates_off"), window);
   off.Add({AfterF5(0, 65535, 0, 43), AfterF5(0, 0, 65535, 43)});
   core::Rng rng(5);
   int wins = 0, losses = 0;
@@ -126,7 +129,7 @@ TEST(ReplayBuffer, DuplicatesPastThePliesOrExactKeepTheirOwnTargets) {
   EXPECT_GT(losses, 0);
   // Within the plies, but exact: not averaged, and not counted in the others' mean.
   window.average_duplicates_plies = 1;
-  ReplayBuffer exact(TempDir("duplicates_exact"), window);
+  ReplayBuffer exact(TempRun("duplicates_exact"), window);
   Sample solved = AfterF5(0, 0, 65535, 43);
   solved.has_exact = 1;
   solved.exact_score = -2;
@@ -154,7 +157,7 @@ TEST(ReplayBuffer, GrowingWindowGrowsWithThePositionsSeen) {
   WindowConfig window;
   window.min = 100;
   window.max = 1000;
-  ReplayBuffer buffer(TempDir("growing"), window);
+  ReplayBuffer buffer(TempRun("growing"), window);
   EXPECT_EQ(buffer.WindowSize(), 100u);
   for (int g = 0; g < 100; ++g) buffer.Add(Game(20, g));
   EXPECT_GT(buffer.WindowSize(), 150u);
@@ -163,68 +166,68 @@ TEST(ReplayBuffer, GrowingWindowGrowsWithThePositionsSeen) {
 }
 
 TEST(ReplayBuffer, ResumesFromItsShardsAndDropsOldOnes) {
-  const std::string dir = TempDir("resume");
+  const RunDir run = TempRun("resume");
   WindowConfig window;
   window.kind = ReplayWindow::kFixed;
   window.max = 100;
   window.shard_positions = 25;
   {
-    ReplayBuffer buffer(dir, window);
+    ReplayBuffer buffer(run, window);
     for (int g = 0; g < 12; ++g) buffer.Add(Game(10, g));
     buffer.Flush();
   }
   std::size_t shards = 0;
-  for (const auto& e : std::filesystem::directory_iterator(dir)) shards += e.path().extension() == ".bin";
+  for (const auto& e : std::filesystem::directory_iterator(run.replay())) shards += e.path().extension() == ".bin";
   EXPECT_LE(shards, 5u);  // 120 positions written, older shards outside the window deleted
-  ReplayBuffer again(dir, window);
+  ReplayBuffer again(run, window);
   EXPECT_EQ(again.size(), 100u);
   EXPECT_EQ(again.seen(), 120u);
   EXPECT_EQ(again.games(), 12u);
 }
 
 TEST(ReplayBuffer, TheJournalKeepsFinishedGamesAcrossAKill) {
-  const std::string dir = TempDir("journal");
+  const RunDir run = TempRun("journal");
   WindowConfig window;
   window.shard_positions = 1000;  // no shard gets written
   {
-    ReplayBuffer buffer(dir, window);
+    ReplayBuffer buffer(run, window);
     for (int g = 0; g < 3; ++g) buffer.Add(Game(10, g));
   }  // no Flush: as if killed
   {
-    ReplayBuffer again(dir, window);
+    ReplayBuffer again(run, window);
     EXPECT_EQ(again.size(), 30u);
     EXPECT_EQ(again.games(), 3u);
     again.Add(Game(10, 3));
   }
   // A kill in the middle of a journal write: the torn game is dropped, the rest kept.
-  const auto journal = std::filesystem::path(dir) / "journal.bin";
+  const auto journal = run.journal();
   std::filesystem::resize_file(journal, std::filesystem::file_size(journal) - 7);
-  ReplayBuffer torn(dir, window);
+  ReplayBuffer torn(run, window);
   EXPECT_EQ(torn.size(), 30u);
   // Games that reached a shard are not read twice from the journal.
   torn.Flush();
-  ReplayBuffer flushed(dir, window);
+  ReplayBuffer flushed(run, window);
   EXPECT_EQ(flushed.size(), 30u);
   EXPECT_EQ(flushed.seen(), 30u);
 }
 
 TEST(ReplayBuffer, AJournalTornByAKillKeepsTheGamesAppendedAfterTheResume) {
-  const std::string dir = TempDir("torn_then_more");
+  const RunDir run = TempRun("torn_then_more");
   WindowConfig window;
   window.shard_positions = 1000;
   {
-    ReplayBuffer buffer(dir, window);
+    ReplayBuffer buffer(run, window);
     for (int g = 0; g < 2; ++g) buffer.Add(Game(10, g));
   }
-  const auto journal = std::filesystem::path(dir) / "journal.bin";
+  const auto journal = run.journal();
   std::filesystem::resize_file(journal, std::filesystem::file_size(journal) - 3);  // a kill
   {
-    ReplayBuffer resumed(dir, window);  // one game survives; the torn bytes are cut
+    ReplayBuffer resumed(run, window);  // one game survives; the torn bytes are cut
     EXPECT_EQ(resumed.games(), 1u);
     resumed.Add(Game(10, 7));
     resumed.Add(Game(10, 8));
   }
-  ReplayBuffer again(dir, window);  // the games after the resume are not lost behind the tear
+  ReplayBuffer again(run, window);  // the games after the resume are not lost behind the tear
   EXPECT_EQ(again.games(), 3u);
   EXPECT_EQ(again.size(), 30u);
 }
@@ -305,11 +308,11 @@ std::string V1Record(const Sample& s) {
   return r;
 }
 
-// Opens `dir`, which holds a shard and a journal of Game(4, 3) each in an older format:
+// Opens `run`, which holds a shard and a journal of Game(4, 3) each in an older format:
 // both read back with their targets (and no auxiliary ones), and a game is appended to
 // the rewritten journal.
-void ExpectOldGamesConverted(const std::string& dir, const WindowConfig& window) {
-  ReplayBuffer buffer(dir, window);
+void ExpectOldGamesConverted(const RunDir& run, const WindowConfig& window) {
+  ReplayBuffer buffer(run, window);
   EXPECT_EQ(buffer.size(), 8u);
   EXPECT_EQ(buffer.games(), 2u);
   core::Rng rng(1);
@@ -324,8 +327,8 @@ void ExpectOldGamesConverted(const std::string& dir, const WindowConfig& window)
 }
 
 TEST(ReplayBuffer, VersionOneShardsAndJournalsAreConverted) {
-  const std::string dir = TempDir("version-1");
-  std::filesystem::create_directories(dir);
+  const RunDir run = TempRun("version-1");
+  std::filesystem::create_directories(run.replay());
   const std::vector<Sample> game = Game(4, 3);
   std::string records;
   for (const Sample& s : game) records += V1Record(s);
@@ -338,16 +341,16 @@ TEST(ReplayBuffer, VersionOneShardsAndJournalsAreConverted) {
   put(shard, std::uint64_t{1});  // games
   put(shard, std::uint64_t{4});  // positions ever added
   put(shard, core::Fnv1a64(records.data(), records.size()));
-  WriteAll(std::filesystem::path(dir) / "shard-000000.bin", shard + records);
+  WriteAll(run.replay_shard(0), shard + records);
   std::string journal;  // version 1: no header; one game after the shard
   put(journal, std::uint64_t{4});
   put(journal, std::uint32_t{4});
   put(journal, core::Fnv1a64(records.data(), records.size()));
-  WriteAll(std::filesystem::path(dir) / "journal.bin", journal + records);
+  WriteAll(run.journal(), journal + records);
   WindowConfig window;
-  ExpectOldGamesConverted(dir, window);
-  EXPECT_EQ(ReadAll(std::filesystem::path(dir) / "journal.bin").substr(0, 8), "OZJRNL03");
-  ReplayBuffer again(dir, window);
+  ExpectOldGamesConverted(run, window);
+  EXPECT_EQ(ReadAll(run.journal()).substr(0, 8), "OZJRNL03");
+  ReplayBuffer again(run, window);
   EXPECT_EQ(again.size(), 12u);
   EXPECT_EQ(again.games(), 3u);
 }
@@ -355,18 +358,18 @@ TEST(ReplayBuffer, VersionOneShardsAndJournalsAreConverted) {
 // When the journal holds the whole window (a big batch of actors' games, or shards
 // larger than the window), the newest shard still keeps the counts for a resume.
 TEST(ReplayBuffer, TheCountsSurviveAWindowWhollyInTheJournal) {
-  const std::string dir = TempDir("counts");
+  const RunDir run = TempRun("counts");
   WindowConfig window;
   window.kind = ReplayWindow::kFixed;
   window.max = 100;
   window.shard_positions = 1000;
   {
-    ReplayBuffer buffer(dir, window);
+    ReplayBuffer buffer(run, window);
     for (int g = 0; g < 5; ++g) buffer.Add(Game(10, g));
     buffer.Flush();  // a shard: 5 games, 50 positions
     for (int g = 0; g < 20; ++g) buffer.Add(Game(10, g));  // 200 positions, journal only
   }
-  ReplayBuffer again(dir, window);
+  ReplayBuffer again(run, window);
   EXPECT_EQ(again.games(), 25u);
   EXPECT_EQ(again.seen(), 250u);
   EXPECT_EQ(again.size(), 100u);
@@ -381,8 +384,8 @@ std::string V2Records(const std::vector<Sample>& game) {
 
 // A version 2 journal: "OZJRNL02" | u32 record size | entries u64 | u32 | u32 CRC | records.
 TEST(ReplayBuffer, VersionTwoJournalsAreConverted) {
-  const std::string dir = TempDir("journal_v2");
-  std::filesystem::create_directories(dir);
+  const RunDir run = TempRun("journal_v2");
+  std::filesystem::create_directories(run.replay());
   const auto put = [](std::string& out, auto v) { out.append(reinterpret_cast<const char*>(&v), sizeof v); };
   std::string journal("OZJRNL02", 8);
   put(journal, std::uint32_t{352});
@@ -397,16 +400,16 @@ TEST(ReplayBuffer, VersionTwoJournalsAreConverted) {
     journal += entry + records;
     seen += 3;
   }
-  WriteAll(std::filesystem::path(dir) / "journal.bin", journal);
+  WriteAll(run.journal(), journal);
   WindowConfig window;
   {
-    ReplayBuffer buffer(dir, window);
+    ReplayBuffer buffer(run, window);
     EXPECT_EQ(buffer.games(), 2u);
     EXPECT_EQ(buffer.seen(), 6u);
     buffer.Add(Game(2, 7));
   }
-  EXPECT_EQ(ReadAll(std::filesystem::path(dir) / "journal.bin").substr(0, 8), "OZJRNL03");
-  ReplayBuffer again(dir, window);
+  EXPECT_EQ(ReadAll(run.journal()).substr(0, 8), "OZJRNL03");
+  ReplayBuffer again(run, window);
   EXPECT_EQ(again.games(), 3u);
   EXPECT_EQ(again.seen(), 8u);
 }
@@ -415,8 +418,8 @@ TEST(ReplayBuffer, VersionTwoJournalsAreConverted) {
 // 352-byte records: they are read with no auxiliary targets, and the journal is
 // rewritten with today's records before anything is appended.
 TEST(ReplayBuffer, RecordsWithoutAuxiliaryTargetsAreConverted) {
-  const std::string dir = TempDir("records_352");
-  std::filesystem::create_directories(dir);
+  const RunDir run = TempRun("records_352");
+  std::filesystem::create_directories(run.replay());
   const auto put = [](std::string& out, auto v) { out.append(reinterpret_cast<const char*>(&v), sizeof v); };
   const std::string records = V2Records(Game(4, 3));
   std::string shard("OZRPLY01", 8);
@@ -426,7 +429,7 @@ TEST(ReplayBuffer, RecordsWithoutAuxiliaryTargetsAreConverted) {
   put(shard, std::uint64_t{1});  // games
   put(shard, std::uint64_t{4});  // positions ever added
   put(shard, static_cast<std::uint64_t>(core::Crc32(records, core::Crc32(shard))));
-  WriteAll(std::filesystem::path(dir) / "shard-000000.bin", shard + records);
+  WriteAll(run.replay_shard(0), shard + records);
   std::string journal("OZJRNL03", 8);
   put(journal, std::uint32_t{352});
   std::string entry;
@@ -434,22 +437,22 @@ TEST(ReplayBuffer, RecordsWithoutAuxiliaryTargetsAreConverted) {
   put(entry, std::uint32_t{4});
   put(entry, std::uint32_t{0});  // no source
   put(entry, core::Crc32(records, core::Crc32(std::string_view(), core::Crc32(entry))));
-  WriteAll(std::filesystem::path(dir) / "journal.bin", journal + entry + records);
+  WriteAll(run.journal(), journal + entry + records);
   WindowConfig window;
-  ExpectOldGamesConverted(dir, window);
-  const std::string rewritten = ReadAll(std::filesystem::path(dir) / "journal.bin");
+  ExpectOldGamesConverted(run, window);
+  const std::string rewritten = ReadAll(run.journal());
   std::uint32_t record_bytes = 0;
   std::memcpy(&record_bytes, rewritten.data() + 8, 4);
   EXPECT_EQ(record_bytes, sizeof(Sample));
-  ReplayBuffer again(dir, window);
+  ReplayBuffer again(run, window);
   EXPECT_EQ(again.size(), 12u);
   EXPECT_EQ(again.games(), 3u);
   // A record size neither today's nor the old one is refused with the file's name.
   std::string odd("OZJRNL03", 8);
   put(odd, std::uint32_t{400});
-  WriteAll(std::filesystem::path(dir) / "journal.bin", odd);
+  WriteAll(run.journal(), odd);
   try {
-    ReplayBuffer broken(dir, window);
+    ReplayBuffer broken(run, window);
     ADD_FAILURE() << "a journal of 400-byte records was read";
   } catch (const core::InputError& e) {
     EXPECT_THAT(e.what(), ::testing::HasSubstr("journal.bin: 400-byte records"));
@@ -475,19 +478,19 @@ TEST(ReplayJournal, EntriesKeepTheirSources) {
 // Every incoming game is taken once, whatever the order of kills: a game whose source
 // the journal names is skipped; commit runs after the journal append, before a shard.
 TEST(ReplayBuffer, IngestTakesEachSourceOnceAcrossRestarts) {
-  const std::string dir = TempDir("ingest");
+  const RunDir run = TempRun("ingest");
   WindowConfig window;
   window.shard_positions = 1000;
   std::vector<SourcedGame> games = {{"x-1.shard", Game(4, 1)}, {"x-2.shard", Game(5, 2)}};
   int commits = 0;
   {
-    ReplayBuffer buffer(dir, window);
+    ReplayBuffer buffer(run, window);
     EXPECT_EQ(buffer.Ingest(games, [&] { ++commits; }), 2u);
     EXPECT_TRUE(buffer.HasSource("x-1.shard"));
   }
   // The learner was killed before it removed the files: they come again, and again once.
   {
-    ReplayBuffer buffer(dir, window);
+    ReplayBuffer buffer(run, window);
     EXPECT_EQ(buffer.games(), 2u);
     games.push_back({"x-3.shard", Game(6, 3)});
     EXPECT_EQ(buffer.Ingest(games, [&] { ++commits; }), 1u);
@@ -496,39 +499,39 @@ TEST(ReplayBuffer, IngestTakesEachSourceOnceAcrossRestarts) {
   }
   EXPECT_EQ(commits, 2);
   // A failing commit (a file that cannot be removed) leaves the games journaled once.
-  ReplayBuffer buffer(dir, window);
+  ReplayBuffer buffer(run, window);
   EXPECT_THROW(buffer.Ingest({{"x-4.shard", Game(2, 4)}},
                              [] { throw core::InputError("cannot remove x-4.shard"); }),
                core::InputError);
-  ReplayBuffer again(dir, window);
+  ReplayBuffer again(run, window);
   EXPECT_EQ(again.games(), 4u);
   EXPECT_EQ(again.Ingest({{"x-4.shard", Game(2, 4)}}, nullptr), 0u);
 }
 
 TEST(ReplayBuffer, AShardIsWrittenOnlyAfterTheCommit) {
-  const std::string dir = TempDir("ingest_shard");
+  const RunDir run = TempRun("ingest_shard");
   WindowConfig window;
   window.shard_positions = 5;
-  ReplayBuffer buffer(dir, window);
+  ReplayBuffer buffer(run, window);
   bool shard_before_commit = true;
   buffer.Ingest({{"y-1.shard", Game(6, 1)}}, [&] {
-    shard_before_commit = std::filesystem::exists(std::filesystem::path(dir) / "shard-000000.bin");
+    shard_before_commit = std::filesystem::exists(run.replay_shard(0));
   });
   EXPECT_FALSE(shard_before_commit);
-  EXPECT_TRUE(std::filesystem::exists(std::filesystem::path(dir) / "shard-000000.bin"));
+  EXPECT_TRUE(std::filesystem::exists(run.replay_shard(0)));
   EXPECT_FALSE(buffer.HasSource("y-1.shard"));  // in a shard now; its file is gone
 }
 
 // A follower (another data-parallel rank) sees the owner's positions, from shards and
 // from the journal, each once, and writes nothing.
 TEST(ReplayBuffer, AFollowerReadsWhatTheOwnerWrites) {
-  const std::string dir = TempDir("follower");
+  const RunDir run = TempRun("follower");
   WindowConfig window;
   window.kind = ReplayWindow::kFixed;
   window.max = 1000;
   window.shard_positions = 10;
-  ReplayBuffer owner(dir, window);
-  ReplayBuffer follower(dir, window, 8, ReplayBuffer::Access::kFollower);
+  ReplayBuffer owner(run, window);
+  ReplayBuffer follower(run, window, 8, ReplayBuffer::Access::kFollower);
   EXPECT_EQ(follower.size(), 0u);
   owner.Add(Game(4, 1));  // journal only
   follower.Refresh();
@@ -548,20 +551,20 @@ TEST(ReplayBuffer, AFollowerReadsWhatTheOwnerWrites) {
   follower.Refresh();  // nothing new: nothing taken twice
   EXPECT_EQ(follower.size(), 14u);
   EXPECT_THROW(follower.Add(Game(1, 1)), std::logic_error);
-  ReplayBuffer late(dir, window, 8, ReplayBuffer::Access::kFollower);
+  ReplayBuffer late(run, window, 8, ReplayBuffer::Access::kFollower);
   EXPECT_EQ(late.seen(), 14u);
   EXPECT_EQ(late.size(), 14u);
 }
 
 TEST(ReplayBuffer, DamagedShardsAreReported) {
-  const std::string dir = TempDir("damaged");
+  const RunDir run = TempRun("damaged");
   WindowConfig window;
   window.shard_positions = 10;
   {
-    ReplayBuffer buffer(dir, window);
+    ReplayBuffer buffer(run, window);
     buffer.Add(Game(10, 1));
   }
-  const auto shard = std::filesystem::path(dir) / "shard-000000.bin";
+  const auto shard = run.replay_shard(0);
   std::string bytes;
   {
     std::ifstream in(shard, std::ios::binary);
@@ -570,13 +573,13 @@ TEST(ReplayBuffer, DamagedShardsAreReported) {
   bytes[bytes.size() - 5] ^= 1;
   std::ofstream(shard, std::ios::binary | std::ios::trunc) << bytes;
   try {
-    ReplayBuffer broken(dir, window);
+    ReplayBuffer broken(run, window);
     FAIL() << "a corrupted shard was read";
   } catch (const core::InputError& e) {
     EXPECT_THAT(e.what(), ::testing::HasSubstr("shard-000000.bin: corrupted: checksum mismatch"));
   }
   std::ofstream(shard, std::ios::binary | std::ios::trunc) << bytes.substr(0, 100);
-  EXPECT_THROW(ReplayBuffer(dir, window), core::InputError);
+  EXPECT_THROW(ReplayBuffer(run, window), core::InputError);
 }
 
 TEST(ReplayBuffer, SymmetryAugmentationMovesTargetsWithTheDiscs) {

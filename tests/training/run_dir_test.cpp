@@ -1,18 +1,15 @@
-// The shared run directory (training/run_dir.h) and the actor (training/actor.h), in
-// one process; tests/training/actors_test.py runs learners and actors as processes.
+// The run directory's layout (training/run_dir.h, arena/run_layout.h): the paths that
+// runs already on disk depend on, and the names of the files found in its folders.
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
-#include <filesystem>
-#include <sstream>
-#include <thread>
+#include <unistd.h>
 
-#include "core/error.h"
-#include "core/fault.h"
+#include <cctype>
+#include <filesystem>
+#include <fstream>
+
 #include "core/file_io.h"
-#include "nn/checkpoint.h"
-#include "training/actor.h"
-#include "training/replay_format.h"
 #include "training/run_dir.h"
 
 namespace othello::training {
@@ -20,35 +17,32 @@ namespace {
 
 namespace fs = std::filesystem;
 
-constexpr char kTinyYaml[] =
-    "game: {size: 6}\n"
-    "network: {blocks: 1, channels: 8, head_channels: 4, value_hidden: 8}\n"
-    "selfplay: {threads: 1, games_per_thread: 4, leaves_per_game: 2}\n"
-    "search: {full_visits: 8, fast_visits: 4, solver_empties: 4, tree_nodes: 4000}\n"
-    "inference: {device: cpu, max_wait_us: 100}\n";
-
-std::string TempDir(const std::string& name) {
-  const fs::path dir =
-      fs::temp_directory_path() / ("oz_rundir_" + std::to_string(::getpid()) + "_" + name);
-  fs::remove_all(dir);
-  fs::create_directories(dir);
-  return dir.string();
-}
-
-std::vector<Sample> Game6(int length) {
-  std::vector<Sample> game(length);
-  for (Sample& s : game) {
-    s.SetPosition(core::Position::Standard(6));
-    s.wdl[1] = 65535;
-  }
-  return game;
-}
-
-std::vector<std::string> Names(const std::string& dir) {
-  std::vector<std::string> names;
-  for (const auto& e : fs::directory_iterator(dir)) names.push_back(e.path().filename().string());
-  std::sort(names.begin(), names.end());
-  return names;
+// Every path RunDir names, each file with its numbers and names as the layout draws
+// them (NNNNNNNN, ACTOR), and whether it is a folder.
+struct NamedPath {
+  std::string path;
+  bool folder;
+};
+std::vector<NamedPath> EveryPath(const RunDir& run) {
+  return {{run.config_file(), false},
+          {run.metrics(), false},
+          {run.checkpoints(), true},
+          {run.latest_checkpoint(), false},
+          {run.checkpoint(0), false},
+          {run.best_checkpoint(), false},
+          {run.replay(), true},
+          {run.replay_shard(0), false},
+          {run.journal(), false},
+          {run.incoming(), true},
+          {run.incoming_shard("ACTOR", 0), false},
+          {run.rejected(), true},
+          {run.models(), true},
+          {run.model_manifest(), false},
+          {run.model(0), false},
+          {run.actors(), true},
+          {run.actor_report("ACTOR"), false},
+          {run.eval(), true},
+          {run.eval_games(), false}};
 }
 
 // The layout on disk (run_dir.h), which runs already on disk depend on.
@@ -56,13 +50,17 @@ TEST(RunDir, NamesEveryPathOfTheLayout) {
   const RunDir run("runs/a");
   EXPECT_EQ(run.root(), "runs/a");
   EXPECT_EQ(run.config_file(), "runs/a/run-config.json");
+  EXPECT_EQ(run.metrics(), "runs/a/metrics.jsonl");
   EXPECT_EQ(run.checkpoints(), "runs/a/checkpoints");
   EXPECT_EQ(run.latest_checkpoint(), "runs/a/checkpoints/latest.ckpt");
   EXPECT_EQ(run.checkpoint(1200), "runs/a/checkpoints/step-00001200.ckpt");
   EXPECT_EQ(run.best_checkpoint(), "runs/a/checkpoints/best.ckpt");
   EXPECT_EQ(run.replay(), "runs/a/replay");
+  EXPECT_EQ(run.replay_shard(12), "runs/a/replay/shard-000012.bin");
   EXPECT_EQ(run.journal(), "runs/a/replay/journal.bin");
   EXPECT_EQ(run.incoming(), "runs/a/replay/incoming");
+  EXPECT_EQ(run.incoming_shard("host-1-0a1b2c3d", 7),
+            "runs/a/replay/incoming/host-1-0a1b2c3d-00000007.shard");
   EXPECT_EQ(run.rejected(), "runs/a/replay/rejected");
   EXPECT_EQ(run.models(), "runs/a/models");
   EXPECT_EQ(run.model_manifest(), "runs/a/models/latest.json");
@@ -70,227 +68,92 @@ TEST(RunDir, NamesEveryPathOfTheLayout) {
   EXPECT_EQ(run.actors(), "runs/a/actors");
   EXPECT_EQ(run.actor_report("host-1-0a1b2c3d"), "runs/a/actors/host-1-0a1b2c3d.json");
   EXPECT_EQ(run.eval(), "runs/a/eval");
-  EXPECT_EQ(run.metrics(), "runs/a/metrics.jsonl");
+  EXPECT_EQ(run.eval_games(), "runs/a/eval/games.ggf");
+  EXPECT_EQ(StepName(1200), "step-00001200");
+  // Numbers wider than the padding keep all their digits.
+  EXPECT_EQ(run.checkpoint(123456789), "runs/a/checkpoints/step-123456789.ckpt");
+  EXPECT_EQ(run.replay_shard(1234567), "runs/a/replay/shard-1234567.bin");
 }
 
-TEST(RunDir, TheRunConfigurationRoundTripsWithItsOverrides) {
-  const std::string dir = TempDir("config");
-  SaveRunConfig(dir, kTinyYaml, "tiny.yaml", {"selfplay.games_per_thread=6"});
-  const TrainingConfig config = LoadRunConfig(dir, {"selfplay.threads=3"});
-  EXPECT_EQ(config.rules.size, 6);
-  EXPECT_EQ(config.games_per_thread, 6);
-  EXPECT_EQ(config.selfplay_threads, 3);
-  // An override the run's file does not allow names the key and the file.
-  try {
-    LoadRunConfig(dir, {"selfplay.threads=-1"});
-    FAIL();
-  } catch (const core::InputError& e) {
-    EXPECT_THAT(e.what(), testing::HasSubstr("selfplay.threads"));
-    EXPECT_THAT(e.what(), testing::HasSubstr("tiny.yaml"));
+// Every path is below the root, whatever the root looks like.
+TEST(RunDir, EveryPathIsBelowTheRoot) {
+  for (const std::string root : {"runs/a", "/tmp/x/", "../up", "."}) {
+    const std::string prefix = root.back() == '/' ? root : root + "/";
+    for (const NamedPath& named : EveryPath(RunDir(root))) {
+      ASSERT_EQ(named.path.rfind(prefix, 0), 0u) << named.path;
+      const fs::path below(named.path.substr(prefix.size()));
+      EXPECT_FALSE(below.empty()) << named.path;
+      for (const fs::path& part : below) EXPECT_NE(part, "..") << named.path;
+    }
   }
 }
 
-TEST(RunDir, AMissingOrDamagedRunConfigurationIsNamed) {
-  const std::string dir = TempDir("config_bad");
-  EXPECT_THAT([&] { LoadRunConfig(dir); },
-              testing::ThrowsMessage<core::InputError>(testing::HasSubstr("run-config.json: missing")));
-  core::WriteFileAtomically(dir + "/run-config.json", "{\"yaml\": 3}", "test");
-  EXPECT_THAT([&] { LoadRunConfig(dir); },
-              testing::ThrowsMessage<core::InputError>(testing::HasSubstr("\"yaml\" must be a string")));
-  core::WriteFileAtomically(dir + "/run-config.json", "{\"yaml\": ", "test");
-  EXPECT_THAT([&] { LoadRunConfig(dir); },
-              testing::ThrowsMessage<core::InputError>(testing::HasSubstr("not JSON")));
-}
-
-TEST(RunDir, PublishedModelsAreNamedByTheManifestAndPruned) {
-  const std::string dir = TempDir("models");
-  EXPECT_FALSE(NewestModel(dir).has_value());
-  nn::NetConfig net_config;
-  net_config.blocks = 1;
-  net_config.channels = 8;
-  net_config.head_channels = 4;
-  net_config.value_hidden = 8;
-  nn::OthelloNet net(net_config);
-  core::Rules rules;
-  rules.size = 6;
-  for (int step = 0; step <= 60; step += 10) PublishModel(dir, net, step, rules);
-  const auto newest = NewestModel(dir);
-  ASSERT_TRUE(newest.has_value());
-  EXPECT_EQ(newest->step, 60);
-  const nn::Checkpoint model = nn::LoadCheckpoint(newest->path, net_config);
-  EXPECT_EQ(model.step, 60);
-  ASSERT_TRUE(model.rules.has_value());
-  EXPECT_EQ(model.rules->size, 6);
-  EXPECT_THAT(Names(RunDir(dir).models()),
-              testing::ElementsAre("latest.json", "model-00000030.ckpt", "model-00000040.ckpt",
-                                   "model-00000050.ckpt", "model-00000060.ckpt"));
-  core::WriteFileAtomically(RunDir(dir).model_manifest(), "{\"step\": 1, \"file\": \"../x\"}",
-                            "test");
-  EXPECT_THAT([&] { NewestModel(dir); },
-              testing::ThrowsMessage<core::InputError>(testing::HasSubstr("bad file name")));
-}
-
-TEST(RunDir, ActorIdsAreUniqueAndPlain) {
-  const std::string a = NewActorId(), b = NewActorId();
-  EXPECT_NE(a, b);
-  EXPECT_EQ(a.find('/'), std::string::npos);
-  EXPECT_EQ(a.find(' '), std::string::npos);
-}
-
-// Complete shards are taken once and removed; unfinished writes, foreign and damaged
-// files never become data (damaged ones are moved aside, nothing is deleted unread).
-TEST(RunDir, TheIngesterTakesCompleteShardsOnlyAndOnce) {
-  const std::string dir = TempDir("ingest");
-  IncomingWriter writer(dir, "host-1-0000abcd");
-  writer.Write(Game6(5));
-  writer.Write(Game6(7));
-  const std::string incoming = RunDir(dir).incoming();
-  core::WriteFileAtomically(incoming + "/notes.txt", "hello", "test");
-  // Half a shard, as a writer killed in the middle leaves it.
-  const std::string whole = SerializeShard(Game6(3).data(), 3, 1, 3);
-  core::WriteFileAtomically(incoming + "/host-2-0000beef-00000000.shard.tmp",
-                            whole.substr(0, whole.size() / 2), "test");
-  // A damaged shard, a shard of another board size, a shard of two games.
-  std::string damaged = whole;
-  damaged[damaged.size() - 3] ^= 0x40;
-  core::WriteFileAtomically(incoming + "/host-3-00000001-00000000.shard", damaged, "test");
-  std::vector<Sample> big(2);
-  for (Sample& s : big) s.SetPosition(core::Position::Standard(8));
-  core::WriteFileAtomically(incoming + "/host-3-00000001-00000001.shard",
-                            SerializeShard(big.data(), 2, 1, 2), "test");
-  core::WriteFileAtomically(incoming + "/host-3-00000001-00000002.shard",
-                            SerializeShard(Game6(4).data(), 4, 2, 4), "test");
-
-  WindowConfig window;
-  ReplayBuffer buffer(dir + "/replay", window, 6);
-  Ingester ingester(dir, buffer, 6);
-  const Ingester::Pass pass = ingester.RunOnce();
-  EXPECT_EQ(pass.games, 2u);
-  EXPECT_EQ(pass.files, 2u);
-  EXPECT_EQ(buffer.games(), 2u);
-  EXPECT_EQ(buffer.seen(), 12u);
-  EXPECT_EQ(pass.warnings.size(), 4u);  // notes.txt, and the three bad shards
-  EXPECT_THAT(Names(incoming), testing::ElementsAre("host-2-0000beef-00000000.shard.tmp",
-                                                    "notes.txt"));
-  EXPECT_THAT(Names(dir + "/replay/rejected"),
-              testing::ElementsAre("host-3-00000001-00000000.shard",
-                                   "host-3-00000001-00000001.shard",
-                                   "host-3-00000001-00000002.shard"));
-  // A second pass finds nothing new and warns no more.
-  const Ingester::Pass again = ingester.RunOnce();
-  EXPECT_EQ(again.games, 0u);
-  EXPECT_TRUE(again.warnings.empty());
-  writer.Write(Game6(2));
-  EXPECT_EQ(ingester.RunOnce().games, 1u);
-  EXPECT_EQ(buffer.seen(), 14u);
-}
-
-TEST(RunDir, LiveActorsAreTheRecentOnesThatHaveNotStopped) {
-  const std::string dir = TempDir("actors");
-  ActorReport live;
-  live.actor = "a";
-  live.threads = 2;
-  live.positions_per_second = 100;
-  live.updated = UnixNow();
-  WriteActorReport(dir, live);
-  ActorReport old = live;
-  old.actor = "b";
-  old.updated = UnixNow() - 3600;
-  WriteActorReport(dir, old);
-  ActorReport stopped = live;
-  stopped.actor = "c";
-  stopped.stopped = true;
-  WriteActorReport(dir, stopped);
-  core::WriteFileAtomically(RunDir(dir).actors() + "/d.json", "{", "test");  // being written
-  const std::vector<ActorReport> actors = LiveActors(dir);
-  ASSERT_EQ(actors.size(), 1u);
-  EXPECT_EQ(actors[0].actor, "a");
-  EXPECT_EQ(actors[0].threads, 2);
-  EXPECT_DOUBLE_EQ(actors[0].positions_per_second, 100);
-}
-
-// An actor waits for the first model, plays with it, takes a newer one without
-// restarting, and writes each finished game as an incoming shard.
-TEST(Actor, PlaysThePublishedModelsAndWritesItsGames) {
-  const std::string dir = TempDir("actor");
-  SaveRunConfig(dir, kTinyYaml, "tiny.yaml", {});
-  const TrainingConfig config = LoadRunConfig(dir);
-  std::atomic<bool> stop{false};
-  std::ostringstream log;
-  ActorSummary summary;
-  std::thread actor([&] {
-    ActorOptions options;
-    options.model_poll_seconds = 0.05;
-    options.report_seconds = 0.2;
-    summary = RunActor(config, dir, stop, log, options);
-  });
-  std::this_thread::sleep_for(std::chrono::milliseconds(300));
-  const std::string incoming = RunDir(dir).incoming();
-  EXPECT_TRUE(!fs::exists(incoming) || fs::is_empty(incoming));  // no model yet
-  nn::OthelloNet net(config.net);
-  PublishModel(dir, net, 0, config.rules);
-  const auto wait_for = [&](auto done) {
-    for (int i = 0; i < 600 && !done(); ++i) std::this_thread::sleep_for(std::chrono::milliseconds(50));
-    return done();
-  };
-  EXPECT_TRUE(wait_for([&] { return fs::exists(incoming) && !fs::is_empty(incoming); }));
-  PublishModel(dir, net, 7, config.rules);
-  EXPECT_TRUE(wait_for([&] {
-    const auto actors = LiveActors(dir);
-    return !actors.empty() && actors[0].model_step == 7;
-  }));
-  stop = true;
-  actor.join();
-  EXPECT_EQ(summary.model_step, 7);
-  EXPECT_GT(summary.games, 0u);
-  EXPECT_THAT(log.str(), testing::HasSubstr("waiting for the learner's first model"));
-  EXPECT_THAT(log.str(), testing::HasSubstr("playing with the model of step 7"));
-  // Every game it counted is a complete shard in incoming/.
-  WindowConfig window;
-  ReplayBuffer buffer(dir + "/replay", window, 6);
-  Ingester ingester(dir, buffer, 6);
-  EXPECT_EQ(ingester.RunOnce().games, summary.games);
-  EXPECT_EQ(buffer.seen(), summary.positions);
-  EXPECT_TRUE(LiveActors(dir).empty());  // its last report says it stopped
-}
-
-// A full disk stops the actor with the reason (a report it cannot write is only a
-// warning: the games matter); the games written before it stay whole.
-TEST(Actor, AFullDiskStopsItWithTheReason) {
-  const std::string dir = TempDir("actor_full");
-  const TrainingConfig config = ParseTrainingConfig(kTinyYaml, "tiny.yaml");
-  nn::OthelloNet net(config.net);
-  PublishModel(dir, net, 0, config.rules);
-  core::SetFaults("write@2,write@3,write@4");  // the actor's next atomic writes fail
-  std::atomic<bool> stop{false};
-  std::ostringstream log;
-  try {
-    RunActor(config, dir, stop, log);
-    ADD_FAILURE() << "the actor ran on";
-  } catch (const std::runtime_error& e) {
-    EXPECT_THAT(e.what(), testing::HasSubstr("self-play thread 0 failed: incoming shard"));
-    EXPECT_THAT(e.what(), testing::HasSubstr("No space left on device"));
+// The layout drawn at the top of run_dir.h names every path RunDir gives, so the drawing
+// cannot drift from the code: each file is drawn, each folder begins a drawn path.
+TEST(RunDir, TheDrawnLayoutNamesEveryPath) {
+  std::ifstream in(std::string(OZ_SOURCE_DIR) + "/training/run_dir.h");
+  ASSERT_TRUE(in) << "training/run_dir.h";
+  std::string drawing;  // the header's comment
+  for (std::string line; std::getline(in, line) && line.rfind("#include", 0) != 0;) {
+    drawing += line + "\n";
   }
-  core::SetFaults("");
-  WindowConfig window;
-  ReplayBuffer buffer(dir + "/replay", window, 6);
-  Ingester ingester(dir, buffer, 6);
-  const Ingester::Pass pass = ingester.RunOnce();
-  EXPECT_TRUE(pass.warnings.empty());
+  for (const NamedPath& named : EveryPath(RunDir("DIR"))) {
+    std::string drawn = named.path;  // numbers are drawn as NNNN
+    for (char& c : drawn) {
+      if (std::isdigit(static_cast<unsigned char>(c))) c = 'N';
+    }
+    if (named.folder) {
+      EXPECT_THAT(drawing, testing::HasSubstr(" " + drawn + "/")) << named.path;
+    } else {
+      EXPECT_THAT(drawing, testing::AnyOf(testing::HasSubstr(" " + drawn + " "),
+                                          testing::HasSubstr(" " + drawn + "\n")))
+          << named.path;
+    }
+  }
 }
 
-// A model of other rules than the actor's configuration stops it with the reason.
-TEST(Actor, AModelOfOtherRulesStopsIt) {
-  const std::string dir = TempDir("actor_rules");
-  const TrainingConfig config = ParseTrainingConfig(kTinyYaml, "tiny.yaml");
-  nn::OthelloNet net(config.net);
-  core::Rules other = config.rules;
-  other.size = 8;
-  PublishModel(dir, net, 0, other);
-  std::atomic<bool> stop{false};
-  std::ostringstream log;
-  EXPECT_THAT([&] { RunActor(config, dir, stop, log); },
-              testing::ThrowsMessage<core::InputError>(testing::HasSubstr("game.*")));
+TEST(RunDir, ReadsTheNamesInItsFolders) {
+  EXPECT_EQ(RunDir::ReplayShardNumber("shard-000012.bin"), 12u);
+  EXPECT_EQ(RunDir::ReplayShardNumber("shard-1234567.bin"), 1234567u);
+  for (const char* other : {"shard-12.bin", "shard-000012.bin.tmp", "shard-00001a.bin",
+                            "shard-.bin", "journal.bin", "xshard-000012.bin"}) {
+    EXPECT_FALSE(RunDir::ReplayShardNumber(other).has_value()) << other;
+  }
+  EXPECT_TRUE(RunDir::IsCheckpoint("step-00000010.ckpt"));
+  EXPECT_TRUE(RunDir::IsCheckpoint("latest.ckpt"));
+  EXPECT_FALSE(RunDir::IsCheckpoint("latest.ckpt.tmp"));
+  EXPECT_TRUE(RunDir::IsIncomingShard("host-1-0a1b2c3d-00000007.shard"));
+  EXPECT_FALSE(RunDir::IsIncomingShard("host-1-0a1b2c3d-00000007.shard.tmp"));
+  EXPECT_FALSE(RunDir::IsIncomingShard("notes.txt"));
+  EXPECT_TRUE(RunDir::IsActorReport("host-1-0a1b2c3d.json"));
+  EXPECT_FALSE(RunDir::IsActorReport("host-1-0a1b2c3d.json.tmp"));
+  EXPECT_TRUE(core::IsTemporaryFile("latest.ckpt.tmp"));
+  EXPECT_FALSE(core::IsTemporaryFile("latest.ckpt"));
+}
+
+// StepCheckpoints reads any step-N.ckpt of a folder (also unpadded ones), in step order;
+// ModelFiles only the model files as PublishModel writes them.
+TEST(RunDir, ListsItsNumberedFilesInOrder) {
+  const RunDir run(
+      (fs::temp_directory_path() / ("oz_rundir_" + std::to_string(::getpid()))).string());
+  fs::remove_all(run.root());
+  EXPECT_TRUE(StepCheckpoints(run.checkpoints()).empty());  // no folder yet
+  EXPECT_TRUE(run.ModelFiles().empty());
+  fs::create_directories(run.checkpoints());
+  fs::create_directories(run.models());
+  for (const char* name : {"step-00000200.ckpt", "step-5.ckpt", "step-00000010.ckpt.tmp",
+                          "latest.ckpt", "step-x.ckpt"}) {
+    std::ofstream(fs::path(run.checkpoints()) / name) << "x";
+  }
+  for (const char* name : {"model-00000030.ckpt", "model-30.ckpt", "latest.json"}) {
+    std::ofstream(fs::path(run.models()) / name) << "x";
+  }
+  std::ofstream(run.model(4)) << "x";
+  using Files = std::vector<std::pair<std::int64_t, std::string>>;
+  EXPECT_EQ(StepCheckpoints(run.checkpoints()),
+            (Files{{5, run.checkpoints() + "/step-5.ckpt"}, {200, run.checkpoint(200)}}));
+  EXPECT_EQ(run.ModelFiles(), (Files{{4, run.model(4)}, {30, run.model(30)}}));
+  fs::remove_all(run.root());
 }
 
 }  // namespace
