@@ -210,7 +210,8 @@ def main():
                         default=ROOT / "scripts/ladder/reference-60min.ozm",
                         help="the fixed reference model (default the 60-minute reference)")
     parser.add_argument("--reference-name", help="its name in the games (default: the file's "
-                        "stem; not the ladder's rung reference60, which plays lcb=0)")
+                        "stem; at 200 playouts the default reference plays as the ladder's "
+                        "rung reference60: play's defaults, lcb=2, one thread)")
     parser.add_argument("--rising", type=int, default=0, help="games of the last mark "
                         "against the one before it (default 0: none)")
     parser.add_argument("--parallel", type=int, default=os.cpu_count() or 1)

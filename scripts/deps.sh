@@ -1,5 +1,12 @@
 # Sourced by the set-up scripts: the project's Debian 12 packages, and a function that
 # installs the missing ones (as root), or prints the exact apt-get line and fails.
+# Usage: source scripts/deps.sh   (from the other scripts here; run alone it does nothing)
+
+# Run rather than sourced: only the usage above.
+if [ "${BASH_SOURCE[0]}" = "$0" ]; then
+  sed -n '1,/^$/p' "$0" | sed '$d' | sed 's/^# \{0,1\}//'
+  case "${1:-}" in -h|--help|"") exit 0 ;; *) exit 2 ;; esac
+fi
 
 OZ_PACKAGES=(
   build-essential cmake ninja-build git pkg-config

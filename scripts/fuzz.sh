@@ -6,6 +6,7 @@
 # report, a leak or a hang fails the run and leaves the input in build-fuzz/crashes/.
 # The build also compiles every library, so that an access against the thread rules
 # (clang's -Werror=thread-safety, core/thread_annotations.h) fails it.
+# Usage: scripts/fuzz.sh [SECONDS [TARGET...]]
 #   scripts/fuzz.sh                 every target, 60 s each
 #   scripts/fuzz.sh 15              every target, 15 s each (what CI runs)
 #   scripts/fuzz.sh 1800 fuzz_ggf   one target for 30 minutes
@@ -14,6 +15,9 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 source scripts/deps.sh
 
+case "${1:-}" in
+  -h|--help) sed -n '2,/^set -euo/p' "$0" | sed '$d' | sed 's/^# \{0,1\}//'; exit 0 ;;
+esac
 seconds=${1:-60}
 shift || true
 case "$seconds" in ''|*[!0-9]*) echo "scripts/fuzz.sh: SECONDS must be a number, not '$seconds'" >&2; exit 2 ;; esac

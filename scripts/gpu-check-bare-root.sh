@@ -6,6 +6,7 @@
 # toolchain: the root has no CUDA toolkit), the work tree copied in as a lent machine
 # receives it (tracked and untracked files git does not ignore, and .gpu-deps), and no
 # network (a new network namespace). Run as root on a Debian 12 machine.
+# Usage: scripts/gpu-check-bare-root.sh [ROOT [GPU-CHECK OPTIONS...]]
 #   scripts/gpu-check-bare-root.sh [ROOT]      (default /var/tmp/oz-bare-root)
 # Making the root and its virtual environment (the only steps that use the network) takes
 # some minutes once; later runs reuse them. The report and logs come back to
@@ -14,6 +15,10 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 source scripts/deps.sh
+case "${1:-}" in
+  -h|--help) sed -n '2,/^set -euo/p' "$0" | sed '$d' | sed 's/^# \{0,1\}//'; exit 0 ;;
+  -*) echo "scripts/gpu-check-bare-root.sh: the first argument is ROOT, a folder, not '$1' (--help)" >&2; exit 2 ;;
+esac
 root=${1:-/var/tmp/oz-bare-root}
 shift || true
 [ "$(id -u)" -eq 0 ] || { echo "scripts/gpu-check-bare-root.sh: run as root (debootstrap, chroot, unshare)" >&2; exit 1; }

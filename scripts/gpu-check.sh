@@ -7,6 +7,7 @@
 # and 1,024 in fp32, bf16 and fp16, without and with CUDA graphs; `bench selfplay --evaluator net` with the 10x128 net
 # and the GPU's utilisation meanwhile; a short training run; each aim met or not.
 #
+# Usage:
 #   scripts/gpu-check.sh --fetch            on a Debian 12 machine with apt: the headers
 #                                           and libraries the build needs, unpacked into
 #                                           one archive, .gpu-deps/prefix.tar.gz (git

@@ -1,10 +1,10 @@
 #!/usr/bin/python3
 """Reads an othello-zero model file (written by `othello-zero export`) into torch.
 
+Usage: scripts/ozmodel.py MODEL.ozm               # prints the header and every tensor
+As a module:
     import ozmodel
     header, tensors = ozmodel.load("model.ozm")   # tensors: {name: torch.Tensor}
-
-    scripts/ozmodel.py model.ozm                  # prints the header and every tensor
 
 The layout (nn/model_file.h): b"OZMODEL\\0", u32 version, u32 header length, the JSON
 header, zero padding to a multiple of 64, float32 data, u32 CRC-32 of all before it.
@@ -53,6 +53,9 @@ def load(path):
 
 
 def main():
+    if len(sys.argv) == 2 and sys.argv[1] in ("-h", "--help"):
+        print(__doc__)
+        return
     if len(sys.argv) != 2:
         sys.exit(__doc__)
     try:

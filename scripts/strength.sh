@@ -5,6 +5,7 @@
 # with a 95% interval and its score against each opponent; writes OUT/strength.json and
 # OUT/strength.png.
 #
+# Usage: scripts/strength.sh (--minutes M | --checkpoint FILE | --model FILE) [OPTIONS]
 #   scripts/strength.sh --minutes 60                     train from scratch (quickstart), then rate
 #   scripts/strength.sh --minutes 60 --config configs/quickstart.yaml --set train.learning_rate=0.01
 #   scripts/strength.sh --checkpoint runs/quickstart/checkpoints/latest.ckpt

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Installs what is missing (Debian 12), configures and builds in Release, and runs the
 # whole test suite with ctest.
+# Usage:
 #   scripts/test.sh            everything, slow tests included
 #   scripts/test.sh --fast     without the tests labelled "slow"
 #   scripts/test.sh --asan     the suite built with AddressSanitizer and UBSan (build-asan/)

@@ -15,6 +15,7 @@
 #   --dry-run says which path it would take and why, and the command it would run;
 #   it installs, builds and trains nothing.
 #
+# Usage: scripts/train.sh [--gpu | --cpu] [--dry-run] [CONFIG [TRAIN OPTIONS...]]
 #   scripts/train.sh                                   the default run for this machine
 #   scripts/train.sh configs/6x6.yaml                  another configuration
 #   scripts/train.sh --cpu configs/quickstart.yaml --run-dir runs/try2 --set run.minutes=30

@@ -1,0 +1,47 @@
+# Every script under scripts/ answers --help and -h: exit 0 and a text that says "Usage"
+# (argparse writes "usage:"). The scripts are found by globbing (*.sh, *.py, and any other
+# file that starts with "#!"), so a new script without --help fails here. A script must
+# parse --help before anything with side effects (installs, builds, downloads): this test
+# runs it for real. SCRIPTS: the scripts folder, PYTHON: the interpreter of the .py files
+# (the .sh files run under bash, the others by their "#!" line).
+file(GLOB_RECURSE files LIST_DIRECTORIES false RELATIVE ${SCRIPTS} ${SCRIPTS}/*)
+set(scripts "")
+foreach(file ${files})
+  if(file MATCHES "\\.(sh|py)$")
+    list(APPEND scripts ${file})
+  else()
+    file(READ ${SCRIPTS}/${file} head LIMIT 2)
+    if(head MATCHES "^#!")
+      list(APPEND scripts ${file})
+    endif()
+  endif()
+endforeach()
+list(SORT scripts)
+list(LENGTH scripts count)
+if(count LESS 10)
+  message(FATAL_ERROR "found only ${count} scripts in ${SCRIPTS}: ${scripts}")
+endif()
+
+set(failures "")
+foreach(script ${scripts})
+  if(script MATCHES "\\.py$")
+    set(interpreter ${PYTHON})
+  elseif(script MATCHES "\\.sh$")
+    set(interpreter bash)
+  else()
+    set(interpreter "")
+  endif()
+  foreach(flag --help -h)
+    execute_process(COMMAND ${interpreter} ${SCRIPTS}/${script} ${flag} INPUT_FILE /dev/null
+                    OUTPUT_VARIABLE out ERROR_VARIABLE err RESULT_VARIABLE rc TIMEOUT 60)
+    if(NOT rc EQUAL 0)
+      string(APPEND failures "scripts/${script} ${flag}: exit ${rc}\n${out}${err}\n")
+    elseif(NOT out MATCHES "[Uu]sage")
+      string(APPEND failures "scripts/${script} ${flag}: no 'Usage' in its output:\n${out}\n")
+    endif()
+  endforeach()
+endforeach()
+if(failures)
+  message(FATAL_ERROR "${failures}")
+endif()
+message(STATUS "${count} scripts answer --help and -h: ${scripts}")
