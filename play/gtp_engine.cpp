@@ -161,14 +161,16 @@ std::string GtpEngine::TimeSettings(const Args& args) {
   Need(args, 3, "time_settings MAIN BYO_YOMI STONES");
   const double main_time = Seconds(args[0]);
   Seconds(args[1]);  // checked, not used: no byo-yomi
-  time_left_ = main_time > 0 ? std::optional<double>(main_time) : std::nullopt;
+  for (std::optional<double>& left : time_left_) {
+    left = main_time > 0 ? std::optional<double>(main_time) : std::nullopt;
+  }
   return "";
 }
 
 std::string GtpEngine::TimeLeft(const Args& args) {
   Need(args, 3, "time_left COLOR SECONDS STONES");
-  ParseColor(args[0]);
-  time_left_ = Seconds(args[1]);
+  const core::Color color = ParseColor(args[0]);
+  time_left_[static_cast<int>(color)] = Seconds(args[1]);  // that colour's clock alone
   return "";
 }
 
@@ -189,8 +191,10 @@ void GtpEngine::ReadyFor(core::Color color) {
 }
 
 double GtpEngine::MoveBudget() const {
-  if (!time_left_) return 0;
-  const MoveClock clock{true, *time_left_, 0};
+  const std::optional<double>& left =
+      time_left_[static_cast<int>(session_.game().position().side_to_move())];
+  if (!left) return 0;
+  const MoveClock clock{true, *left, 0};
   return std::max(0.05, clock.Budget(session_.game().position()));
 }
 

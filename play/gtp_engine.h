@@ -29,6 +29,9 @@ class GtpEngine {
   bool quit() const { return quit_; }
   // Reads commands until quit or end of input.
   void Run(std::istream& in, std::ostream& out);
+  // Seconds the next genmove may take: a share of the side to move's time left
+  // (time_settings, then that colour's time_left); 0: untimed.
+  double MoveBudget() const;
 
  private:
   using Args = std::vector<std::string>;
@@ -58,11 +61,11 @@ class GtpEngine {
   std::string Quit(const Args& args);
 
   void ReadyFor(core::Color color);  // plays a forced pass so that `color` is to move
-  double MoveBudget() const;         // seconds for genmove from time_left_ (0: untimed)
 
   GameSession& session_;
   bool quit_ = false;
-  std::optional<double> time_left_;  // seconds, from time_settings/time_left
+  // Each colour's seconds left (black, white), from time_settings and time_left.
+  std::optional<double> time_left_[2];
 };
 
 }  // namespace othello::play

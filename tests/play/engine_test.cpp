@@ -99,6 +99,39 @@ TEST(GtpEngine, PassesAndTheEndOfTheGame) {
   }
 }
 
+// The edges of GTP: board sizes that are not numbers, undo with nothing to undo, an id
+// alone, CR line ends, and time_left, which sets the clock of its colour alone.
+TEST(GtpEngine, EdgesOfTheProtocol) {
+  mcts::UniformEvaluator evaluator;
+  GameSession session(evaluator, core::Rules{}, Quick());
+  GtpEngine gtp(session);
+  Expect(gtp, {
+      {"boardsize eight", "\\? 'eight' is not a board size\n\n"},
+      {"boardsize 8x8", "\\? '8x8' is not a board size\n\n"},
+      {"boardsize 99999999999999999999", "\\? .*\n\n"},
+      {"boardsize -8", "\\? unacceptable size: .*\n\n"},
+      {"boardsize 7", "\\? unacceptable size: .*\n\n"},
+      {"boardsize", "\\? expected: boardsize N\n\n"},
+      {"undo", "\\? cannot undo: no move played\n\n"},
+      {"12", "\\?12 no command\n\n"},
+      {"12 frobnicate", "\\?12 unknown command\n\n"},
+      {"play b f5\r", "=\n\n"},
+      {"time_left black 30", "\\? expected: time_left COLOR SECONDS STONES\n\n"},
+      {"time_left green 30 0", "\\? 'green' is not a colour.*\n\n"},
+      {"time_left white -1 0", "\\? '-1' is not a time in seconds\n\n"},
+  });
+  EXPECT_EQ(session.game().moves().size(), 1u);  // the board survived every bad size
+  EXPECT_EQ(gtp.MoveBudget(), 0);                 // untimed: no time_settings yet
+  Expect(gtp, {{"time_settings 600 0 0", "=\n\n"}, {"time_left black 2 0", "=\n\n"}});
+  const double white = gtp.MoveBudget();  // white to move: its bank of 600 s
+  EXPECT_GT(white, 1.0);
+  Expect(gtp, {{"time_left white 1 0", "=\n\n"}});
+  EXPECT_LT(gtp.MoveBudget(), 1.0);  // now white's own second
+  Expect(gtp, {{"play w d6", "=\n\n"}});
+  EXPECT_LT(gtp.MoveBudget(), 2.0);  // black to move: its 2 s, not white's bank
+  EXPECT_GT(gtp.MoveBudget(), 0);
+}
+
 TEST(NBoardEngine, ScriptedSession) {
   mcts::UniformEvaluator evaluator;
   GameSession session(evaluator, core::Rules{}, Quick());
@@ -128,6 +161,54 @@ TEST(NBoardEngine, ScriptedSession) {
   });
   // The game after "set game" and "move e6": f5 f6 d3 c5 e6, white to move.
   EXPECT_EQ(core::FormatTranscript(session.game().moves(), 8), "f5f6d3c5e6");
+}
+
+// The edges of NBoard: CRLF line ends through Run, a forced pass's replies, hint and go
+// once the game is over, and 6x6 and 10x10 games.
+TEST(NBoardEngine, EdgesOfTheProtocol) {
+  mcts::UniformEvaluator evaluator;
+  {
+    GameSession session(evaluator, core::Rules{}, Quick());
+    NBoardEngine nboard(session);
+    std::istringstream in("nboard 2\r\nset depth 1\r\nmove f5\r\nping 3\r\nquit\r\nping 4\r\n");
+    std::ostringstream out;
+    nboard.Run(in, out);
+    EXPECT_EQ(out.str(), "set myname othello-zero\npong 3\n");  // quit ends it, CRs dropped
+    EXPECT_EQ(core::FormatTranscript(session.game().moves(), 8), "f5");
+  }
+  {
+    GameSession session(evaluator, core::Rules{}, Quick());
+    session.SetGame(LastMoveGame());  // black to move must pass; white then plays b1
+    NBoardEngine nboard(session);
+    Expect(nboard, {
+        {"hint 2", "search PA 0\\.00 0 0\nstatus\n"},
+        {"go", "=== PA/0\\.00/0\\.0\n"},
+        {"move pa", ""},
+        {"go", "status othello-zero is thinking\n=== B1/.*\nstatus othello-zero is waiting\n"},
+        {"move b1", ""},
+        {"hint 1", "status error: hint: the game is over\n"},
+        {"go", "status error: go: the game is over\n"},
+    });
+  }
+  for (const int size : {6, 10}) {
+    core::Rules rules;
+    rules.size = size;
+    GameSession session(evaluator, rules, Quick());
+    NBoardEngine nboard(session);
+    const int middle = size / 2;
+    std::string board(static_cast<std::size_t>(size * size), '-');
+    board[(middle - 1) * size + middle - 1] = 'O', board[(middle - 1) * size + middle] = '*';
+    board[middle * size + middle - 1] = '*', board[middle * size + middle] = 'O';
+    const std::string game = "set game (;GM[Othello]PB[a]PW[b]TY[" + std::to_string(size) +
+                             "]BO[" + std::to_string(size) + " " + board + " *];)";
+    Expect(nboard, {
+        {game.c_str(), ""},
+        {"go", "status othello-zero is thinking\n=== [A-J][0-9]+/-?[0-9]+\\.[0-9]{2}/[0-9]+\\.[0-9]\n"
+               "status othello-zero is waiting\n"},
+    });
+    EXPECT_EQ(session.rules().size, size);
+    EXPECT_TRUE(session.game().moves().empty());  // go answers; the GUI sends the move
+  }
 }
 
 TEST(GameSession, UndoRedoAndLevels) {
