@@ -114,9 +114,11 @@ void RegisterArena(CLI::App& app) {
   AddDeviceOption(*cmd, opt->device, "Default device of model players");
   cmd->add_option("--engine-timeout", opt->engine_timeout,
                   "Untimed games: seconds an outside engine may take for one move")
-      ->capture_default_str();
+      ->capture_default_str()
+      ->check(CLI::Range(0.001, 1e6));
   cmd->add_option("--nboard-depth", opt->nboard_depth, "Search depth sent to NBoard engines")
-      ->capture_default_str();
+      ->capture_default_str()
+      ->check(CLI::Range(1, 60));
   cmd->add_option("--seed", opt->seed, "Seed of the openings and the players")
       ->capture_default_str();
   cmd->callback([opt] { RunArenaCommand(*opt); });

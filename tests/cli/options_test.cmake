@@ -6,7 +6,7 @@ include(${CMAKE_CURRENT_LIST_DIR}/common.cmake)
 
 run_ok("--port[^\n]*=8080.*--host[^\n]*=127\\.0\\.0\\.1.*--level[^\n]*=6.*--device[^\n]*=auto"
        serve --help)
-run_ok("--games[^\n]*=2\n.*--openings[^\n]*=random:4.*--parallel[^\n]*=1\n.*--visits[^\n]*=200\n.*--device[^\n]*=auto.*--engine-timeout[^\n]*=60 .*--nboard-depth[^\n]*=20 .*--seed[^\n]*=1 "
+run_ok("--games[^\n]*=2\n.*--openings[^\n]*=random:4.*--parallel[^\n]*=1\n.*--visits[^\n]*=200\n.*--device[^\n]*=auto.*--engine-timeout[^\n]*=60[ \n].*--nboard-depth[^\n]*=20[ \n].*--seed[^\n]*=1 "
        arena --help)
 foreach(command play gtp nboard)
   run_ok("--visits[^\n]*=400\n.*--seconds[^\n]*=0\n.*--root-solve[^\n]*\\[0 - 20\\]=0\n.*--seed[^\n]*=1 .*--device[^\n]*=auto"
@@ -42,6 +42,10 @@ run_fails("--exact-empties: Value 25 not in range 0 to 24" analyse ${WORK}/none.
           --model ${WORK}/none.ozm --exact-empties 25)
 run_fails("--visits: Value -1 not in range 0 to 1000000" arena --player random --player greedy
           --visits -1)
+run_fails("--engine-timeout: Value -3 not in range" arena --player random --player greedy
+          --engine-timeout -3)
+run_fails("--nboard-depth: Value 0 not in range 1 to 60" arena --player random --player greedy
+          --nboard-depth 0)
 run_fails("--device: unknown device 'cuda:x'" analyse ${WORK}/none.txt --model ${WORK}/none.ozm
           --device cuda:x)
 run_fails("--device: unknown device 'GPU'" arena --player random --player greedy --device GPU)
